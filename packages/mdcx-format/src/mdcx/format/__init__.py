@@ -1,0 +1,83 @@
+"""mdcx.format: read, query and write ``.mdcx`` packages.
+
+A package is one file holding a Markdown corpus cut into passages, its
+lexical index and the provenance of every passage, encrypted with
+AES-256-GCM block by block and optionally signed with Ed25519.  Its header
+can be read without the key.
+
+    >>> from mdcx.format import pack, Package, search
+    >>> report = pack("notes_md/", "notes.mdcx", "passphrase")      # doctest: +SKIP
+    >>> with Package("notes.mdcx", "passphrase") as pkg:             # doctest: +SKIP
+    ...     result = search([pkg], "storage temperature")
+
+Nothing heavy is imported here; engines other packages add are imported by
+the functions that need them.
+"""
+
+from ._compression import Compression
+from ._crypto import KdfParams, SigningKey
+from ._errors import (
+    CorruptPackage,
+    DecryptionError,
+    InputError,
+    MdcxError,
+    MissingDependency,
+    NotAPackage,
+    PassphraseError,
+    QueryError,
+    SignatureError,
+    UnsupportedVersion,
+)
+from ._export import ExportReport, export
+from ._inputs import Skipped, SourceDocument
+from ._keys import keys_for, read_key_file
+from ._passages import page_marker
+from ._reader import Document, DocumentInfo, Header, Package, body_intact, open_package, read_header
+from ._search import DocumentHit, PassageHit, SearchResult, search
+from ._signing import KeyPair, Verification, generate_keypair, verify
+from ._version import __version__
+from ._writer import Contributor, PackageWriter, PackOptions, PackReport, pack
+
+__all__ = [
+    "Compression",
+    "Contributor",
+    "CorruptPackage",
+    "DecryptionError",
+    "Document",
+    "DocumentHit",
+    "DocumentInfo",
+    "ExportReport",
+    "Header",
+    "InputError",
+    "KdfParams",
+    "KeyPair",
+    "MdcxError",
+    "MissingDependency",
+    "NotAPackage",
+    "PackOptions",
+    "PackReport",
+    "Package",
+    "PackageWriter",
+    "PassageHit",
+    "PassphraseError",
+    "QueryError",
+    "SearchResult",
+    "SignatureError",
+    "SigningKey",
+    "Skipped",
+    "SourceDocument",
+    "UnsupportedVersion",
+    "Verification",
+    "__version__",
+    "body_intact",
+    "export",
+    "generate_keypair",
+    "keys_for",
+    "open_package",
+    "pack",
+    "page_marker",
+    "read_header",
+    "read_key_file",
+    "search",
+    "verify",
+]

@@ -1,0 +1,301 @@
+"""The ``mdcx`` command: parse arguments, call the library, print the result.
+
+Every failure the user can cause ends in one line on standard error and a
+non-zero exit status, never a traceback (set ``MDCX_DEBUG=1`` to see one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from . import _render
+from ._compression import DEFAULT_METHOD, FAST_PRESET, METHODS, Compression
+from ._crypto import SigningKey
+from ._errors import InputError, MdcxError, SignatureError
+from ._version import __version__
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+KEY_HELP = (
+    "passphrase; note that a value given here is visible to other users in the process table: "
+    "prefer --key-file, --key - (read from standard input) or MDCX_KEY"
+)
+
+
+def _add_key_options(p: argparse.ArgumentParser, *, several: bool = False) -> None:
+    p.add_argument("--key", action="append", metavar="PASSPHRASE", help=KEY_HELP + (" (repeat for one per package)" if several else ""))
+    p.add_argument("--key-file", metavar="FILE", help="file holding the passphrase" + (" (one line per package, or one for all)" if several else ""))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mdcx",
+        description="Pack Markdown into sealed, searchable .mdcx packages, and read them.",
+        epilog="Passphrases: --key-file FILE, --key - (standard input), MDCX_KEY, MDCX_KEY_FILE. "
+        "Run `mdcx COMMAND --help` for each command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"mdcx-format {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("pack", help="pack a folder of Markdown, a file or a .jsonl into a package")
+    p.add_argument("--output", required=True, metavar="SOURCE", help="what conversion produced: a folder of Markdown, one Markdown file, or a .jsonl of records")
+    p.add_argument("--target", required=True, metavar="FILE", help="the .mdcx package to write (replaced atomically)")
+    _add_key_options(p)
+    p.add_argument("--compression", choices=METHODS, default=DEFAULT_METHOD, help=f"body compression (default {DEFAULT_METHOD})")
+    p.add_argument("--fast", action="store_true", help=f"compress faster, less tightly (preset {FAST_PRESET})")
+    p.add_argument("--preset", type=int, choices=range(10), metavar="0-9", help="compression preset, 0 fastest to 9 smallest (overrides --fast)")
+    p.add_argument("--issuer", metavar="NAME", help="free-text issuer recorded in the header")
+    p.add_argument("--signing-key", metavar="HEX", help="Ed25519 private key (hex) to sign with; visible in the process table, prefer --signing-key-file")
+    p.add_argument("--signing-key-file", metavar="FILE", help="file holding the Ed25519 private key (hex), as printed by `mdcx keygen`")
+    p.add_argument("--dates", metavar="FILE", help="CSV of path,date[,provenance] giving each work's date")
+    p.add_argument("--date-from-mtime", action="store_true", help="date undated documents by their file's modification time")
+    p.add_argument("--quotes", choices=("document", "boundary"), default="document", help="how far a quoted phrase may reach across passage cuts (default document)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+
+    p = sub.add_parser("info", help="what a package holds, read from its header (no key needed)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print as JSON")
+
+    p = sub.add_parser("verify", help="check a package's signature and that its body is intact")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--public-key", required=True, metavar="HEX", help="the issuer's Ed25519 public key (hex)")
+    p.add_argument("--json", action="store_true", help="print as JSON")
+
+    p = sub.add_parser("keygen", help="print a new Ed25519 key pair for signing packages")
+    p.add_argument("--json", action="store_true", help="print as JSON")
+
+    p = sub.add_parser("export", help="rebuild the packed folder, attachments included, byte for byte")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--target", required=True, metavar="DIR", help="folder to write into (must not already hold the files)")
+    p.add_argument("--overwrite", action="store_true", help="replace files that already exist under --target")
+    _add_key_options(p)
+    p.add_argument("--json", action="store_true", help="print as JSON")
+
+    p = sub.add_parser("search", help="ask a question of one or several packages")
+    p.add_argument("files", nargs="+", metavar="FILE", help="one or more packages, searched as one corpus")
+    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("--limit", type=int, default=5, metavar="N", help="documents to return (default 5)")
+    _add_key_options(p, several=True)
+    p.add_argument("--json", action="store_true", help="print as JSON (stable; see the README)")
+
+    p = sub.add_parser("document", help="print one whole document or attachment")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("name", metavar="NAME", help="portable path (@/folder/doc.md), relative path or file name")
+    _add_key_options(p)
+    return parser
+
+
+def _keys(args: argparse.Namespace, count: int) -> list[str]:
+    from ._keys import keys_for
+
+    return keys_for(count, keys=args.key or (), key_file=args.key_file)
+
+
+def _signing_key(args: argparse.Namespace) -> SigningKey | None:
+    if args.signing_key and args.signing_key_file:
+        raise SignatureError("give --signing-key or --signing-key-file, not both")
+    if args.signing_key_file:
+        try:
+            text = Path(args.signing_key_file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SignatureError(f"cannot read the signing key file {args.signing_key_file} ({exc.strerror or exc})") from None
+        lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        private = [line.split(":", 1)[-1].strip() for line in lines if not line.lower().startswith("public")]
+        if not private:
+            raise SignatureError(f"the signing key file {args.signing_key_file} holds no key")
+        return SigningKey.from_hex(private[0])
+    if args.signing_key:
+        return SigningKey.from_hex(args.signing_key)
+    return None
+
+
+def _progress(enabled: bool) -> Callable[[int, str], None] | None:
+    if not enabled or not sys.stderr.isatty():
+        return None
+
+    def show(count: int, path: str) -> None:
+        if count % 25 == 0:
+            print(f"\r  packed {count:,} documents", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    from ._writer import PackOptions, pack
+
+    preset = args.preset if args.preset is not None else (FAST_PRESET if args.fast else None)
+    compression = Compression(args.compression) if preset is None else Compression(args.compression, preset)
+    options = PackOptions(
+        compression=compression,
+        issuer=args.issuer,
+        signing_key=_signing_key(args),
+        dates=Path(args.dates) if args.dates else None,
+        date_from_mtime=args.date_from_mtime,
+        quotes=args.quotes,
+    )
+    (key,) = _keys(args, 1)
+    progress = _progress(not args.quiet and not args.json)
+    report = pack(Path(args.output), Path(args.target), key, options, progress=progress)
+    if progress:
+        print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
+    _emit(args, report.to_json(), _render.pack_report(report))
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from ._reader import body_intact, read_header
+
+    header = read_header(args.file)
+    intact = body_intact(args.file)
+    data = {"path": header.path, "kind": header.kind, "file_bytes": header.file_bytes, "intact": intact, "signed": header.signed, "header": header.fields}
+    _emit(args, data, _render.info(header, intact))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from ._signing import verify
+
+    result = verify(args.file, args.public_key)
+    _emit(args, result.to_json(), _render.verification(result))
+    return 0 if result.ok else EXIT_ERROR
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    from ._signing import generate_keypair
+
+    pair = generate_keypair()
+    data = {"private_key": pair.private_key, "public_key": pair.public_key}
+    text = (
+        f"private key: {pair.private_key}\n"
+        f"public key:  {pair.public_key}\n"
+        "Keep the private key secret (sign with --signing-key-file); give the public key to recipients."
+    )
+    _emit(args, data, text)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from ._export import export
+    from ._reader import Package
+
+    (key,) = _keys(args, 1)
+    with Package(args.file, key) as pkg:
+        report = export(pkg, args.target, overwrite=args.overwrite)
+    _emit(args, report.to_json(), f"exported {report.files:,} files ({report.bytes:,} bytes) into {report.target}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from ._reader import Package, read_header
+    from ._search import search
+
+    if args.limit < 1:
+        raise InputError("--limit must be at least 1")
+    for f in args.files:  # report a wrong path before asking for any key
+        read_header(f)
+    keys = _keys(args, len(args.files))
+    packages = []
+    try:
+        for f, key in zip(args.files, keys):
+            packages.append(Package(f, key))
+        result = search(packages, args.question, limit=args.limit)
+    finally:
+        for p in packages:
+            p.close()
+    _emit(args, result.to_json(), _render.search_result(result))
+    return 0
+
+
+def cmd_document(args: argparse.Namespace) -> int:
+    from ._reader import Package
+
+    (key,) = _keys(args, 1)
+    with Package(args.file, key) as pkg:
+        doc = pkg.document(args.name)
+    sys.stdout.write(doc.text if doc.text.endswith("\n") else doc.text + "\n")
+    return 0
+
+
+def _emit(args: argparse.Namespace, data: dict, text: str) -> None:
+    if getattr(args, "json", False):
+        utf = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "").startswith("utf")
+        print(json.dumps(data, ensure_ascii=not utf, indent=2))
+    else:
+        print(text)
+
+
+COMMANDS = {
+    "pack": cmd_pack,
+    "info": cmd_info,
+    "verify": cmd_verify,
+    "keygen": cmd_keygen,
+    "export": cmd_export,
+    "search": cmd_search,
+    "document": cmd_document,
+}
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    # Unwind normally so writers remove their temporaries.
+    raise SystemExit(128 + signum)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a name the console cannot show must not stop us
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):
+            pass
+    args = _parser().parse_args(argv)
+    if threading_is_main():
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return COMMANDS[args.command](args)
+    except MdcxError as exc:
+        _fail(str(exc))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return EXIT_ERROR
+    except OSError as exc:
+        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
+        _fail(f"{exc.strerror or exc}{where}")
+        return EXIT_ERROR
+    except Exception as exc:  # a bug: still one line, unless asked for more
+        if os.environ.get("MDCX_DEBUG"):
+            raise
+        _fail(f"internal error ({type(exc).__name__}: {exc}); set MDCX_DEBUG=1 for details and please report it")
+        return EXIT_ERROR
+
+
+def threading_is_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _fail(message: str) -> None:
+    first = message.strip().splitlines()[0] if message.strip() else "failed"
+    try:
+        print(f"mdcx: error: {first}", file=sys.stderr)
+    except (OSError, UnicodeEncodeError):
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

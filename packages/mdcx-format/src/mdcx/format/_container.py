@@ -1,0 +1,418 @@
+"""Bytes on disk: preamble, header, sealed blocks, sealed block table, trailer.
+
+::
+
+    MAGIC (8) | major u16 | minor u16 | header length u32 | header JSON
+    record 0 .. record n-1          each: sealed length u32 | AES-256-GCM(compress(block))
+    table record                    sealed length u32 | AES-256-GCM(table)
+    trailer (24)                    table offset u64 | table length u32 | 0 u32 | b"MDCX-END"
+
+Block ``i`` holds bytes ``[i*B, (i+1)*B)`` of the SQLite database.  Its nonce
+is ``(0, i)`` and its associated data holds the header hash, ``i`` and the
+block count, so a block moved, repeated, dropped, taken from another package
+or read under an edited header fails authentication.  The table lists, per
+block, its offset, sealed and plain length, and the SHA-256 of its sealed
+bytes; the header's ``body_digest`` hashes those leaves and the sealed table,
+so it can be checked at open (from the table) and without the key (by walking
+the length-prefixed records).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import struct
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from . import _crypto
+from ._compression import Compression, compressor, decompressor
+from ._errors import CorruptPackage, DecryptionError, NotAPackage, UnsupportedVersion
+from ._header import (
+    DIGEST_HEX,
+    FORMAT_VERSION,
+    MAX_HEADER_BYTES,
+    SIGNATURE_HEX,
+    encode_header,
+    header_hash,
+    parse_header,
+    signed_message,
+)
+
+MAGIC = b"MDCX\r\n\x1a\n"
+LEGACY_MAGIC = b"MDCX"
+END_MAGIC = b"MDCX-END"
+TABLE_MAGIC = b"MDCXTBL\x01"
+
+_PREAMBLE = struct.Struct("<8sHHI")
+_TRAILER = struct.Struct("<QII8s")
+_RECORD = struct.Struct("<I")
+_TABLE_HEAD = struct.Struct("<8sI")
+_ENTRY = struct.Struct("<QII32s")
+
+DEFAULT_BLOCK_SIZE = 256 * 1024
+DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
+_MAX_BLOCK_SIZE = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RawHeader:
+    """What can be read from a package without its key."""
+
+    kind: str  # "mdcx2" or "legacy"
+    header: dict
+    body_offset: int
+    file_size: int
+
+
+def read_raw_header(path: Path) -> RawHeader:
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            start = fh.read(_PREAMBLE.size)
+            if start.startswith(MAGIC) and len(start) == _PREAMBLE.size:
+                _magic, major, _minor, length = _PREAMBLE.unpack(start)
+                if major != FORMAT_VERSION:
+                    raise UnsupportedVersion(
+                        f"{path.name} is an .mdcx package of format version {major}; this reader "
+                        f"knows version {FORMAT_VERSION} (and first-generation packages): "
+                        "upgrade mdcx-format"
+                    )
+                if length > MAX_HEADER_BYTES or _PREAMBLE.size + length > size:
+                    raise CorruptPackage(f"{path.name}: the header length is impossible; the file is damaged or truncated")
+                raw = fh.read(length)
+                return RawHeader("mdcx2", parse_header(raw), _PREAMBLE.size + length, size)
+            if start[:4] == LEGACY_MAGIC and len(start) >= 9 and start[8:9] == b"{":
+                (length,) = struct.unpack("<I", start[4:8])
+                if length > MAX_HEADER_BYTES or 8 + length > size:
+                    raise CorruptPackage(f"{path.name}: the header length is impossible; the file is damaged or truncated")
+                fh.seek(8)
+                raw = fh.read(length)
+                return RawHeader("legacy", parse_header(raw), 8 + length, size)
+    except FileNotFoundError:
+        raise NotAPackage(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise NotAPackage(f"{path}: is a folder, not an .mdcx package") from None
+    except PermissionError:
+        raise NotAPackage(f"{path}: permission denied") from None
+    if size == 0:
+        raise NotAPackage(f"{path.name}: the file is empty (0 bytes), not an .mdcx package")
+    raise NotAPackage(f"{path.name}: not an .mdcx package (its first bytes are not an mdcx signature)")
+
+
+def _nonce(kind: int, index: int) -> bytes:
+    return struct.pack(">IQ", kind, index)
+
+
+def _block_aad(hh: bytes, index: int, count: int) -> bytes:
+    return b"mdcx/2 block\0" + hh + struct.pack(">QQ", index, count)
+
+
+def _table_aad(hh: bytes, count: int) -> bytes:
+    return b"mdcx/2 table\0" + hh + struct.pack(">Q", count)
+
+
+def body_key(master: bytes, header: dict) -> bytes:
+    return _crypto.subkey(master, b"mdcx/2 body", bytes.fromhex(header["package_id"]))
+
+
+def _digest(leaves: list[bytes], table_leaf: bytes) -> str:
+    h = hashlib.sha256(b"mdcx/2 body\0")
+    for leaf in leaves:
+        h.update(leaf)
+    h.update(table_leaf)
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _blocks(fh: BinaryIO, block_size: int) -> Iterator[bytes]:
+    while chunk := fh.read(block_size):
+        yield chunk
+
+
+def _bounded_map(fn: Callable[[bytes], bytes], items: Iterator[bytes], workers: int) -> Iterator[tuple[bytes, bytes]]:
+    """Like ``Executor.map`` but never more than a few blocks in flight."""
+    if workers <= 1:
+        for item in items:
+            yield item, fn(item)
+        return
+    pending: deque[tuple[bytes, Future]] = deque()
+    with ThreadPoolExecutor(workers) as pool:
+        for item in items:
+            pending.append((item, pool.submit(fn, item)))
+            if len(pending) >= workers * 2:
+                plain, fut = pending.popleft()
+                yield plain, fut.result()
+        while pending:
+            plain, fut = pending.popleft()
+            yield plain, fut.result()
+
+
+def write_package(
+    out: BinaryIO,
+    database: Path,
+    header: dict,
+    master: bytes,
+    compression: Compression,
+    *,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    signing_key: _crypto.SigningKey | None = None,
+    workers: int | None = None,
+) -> dict:
+    """Seal ``database`` into ``out`` (positioned at 0) and return the final header.
+
+    The header is written first with fixed-width placeholders for the digest
+    and signature and rewritten in place at the end, so the body is written
+    once and never copied.
+    """
+    db_size = database.stat().st_size
+    count = -(-db_size // block_size)
+    header = dict(header)
+    header.update(
+        {
+            "compression": compression.to_json(),
+            "cipher": "AES-256-GCM",
+            "block_size": block_size,
+            "blocks": count,
+            "database_bytes": db_size,
+            "body_digest": "0" * DIGEST_HEX,
+        }
+    )
+    if signing_key is not None:
+        header["signing"] = {"algorithm": "Ed25519", "public_key": signing_key.public_key.hex()}
+        header["signature"] = "0" * SIGNATURE_HEX
+    hh = header_hash(header)
+    key = body_key(master, header)
+    placeholder = encode_header(header)
+    out.write(_PREAMBLE.pack(MAGIC, FORMAT_VERSION, 0, len(placeholder)))
+    out.write(placeholder)
+    offset = _PREAMBLE.size + len(placeholder)
+
+    compress = compressor(compression)
+    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
+    entries: list[bytes] = []
+    leaves: list[bytes] = []
+    with open(database, "rb") as db:
+        for index, (plain, packed) in enumerate(_bounded_map(compress, _blocks(db, block_size), workers)):
+            sealed = _crypto.seal(key, _nonce(0, index), packed, _block_aad(hh, index, count))
+            out.write(_RECORD.pack(len(sealed)))
+            out.write(sealed)
+            leaf = hashlib.sha256(sealed).digest()
+            leaves.append(leaf)
+            entries.append(_ENTRY.pack(offset, len(sealed), len(plain), leaf))
+            offset += _RECORD.size + len(sealed)
+    if len(entries) != count:
+        raise CorruptPackage("the database changed size while it was being sealed")
+    table = _TABLE_HEAD.pack(TABLE_MAGIC, count) + b"".join(entries)
+    sealed_table = _crypto.seal(key, _nonce(1, 0), table, _table_aad(hh, count))
+    table_offset = offset
+    out.write(_RECORD.pack(len(sealed_table)))
+    out.write(sealed_table)
+    out.write(_TRAILER.pack(table_offset, len(sealed_table), 0, END_MAGIC))
+
+    header["body_digest"] = _digest(leaves, hashlib.sha256(sealed_table).digest())
+    if signing_key is not None:
+        header["signature"] = signing_key.sign(signed_message(header)).hex()
+    final = encode_header(header)
+    if len(final) != len(placeholder):  # fixed-width fields: cannot happen
+        raise RuntimeError("header changed length while sealing")
+    out.seek(_PREAMBLE.size)
+    out.write(final)
+    out.seek(0, io.SEEK_END)
+    return header
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class _RandomAccess:
+    """Positional reads that several threads may issue at once."""
+
+    def __init__(self, path: Path):
+        self._fh = open(path, "rb", buffering=0)
+        self._lock = threading.Lock()
+        self._pread = getattr(os, "pread", None)  # absent on Windows
+
+    def read_at(self, length: int, offset: int) -> bytes:
+        if self._pread is not None:
+            data = self._pread(self._fh.fileno(), length, offset)
+        else:
+            with self._lock:
+                self._fh.seek(offset)
+                data = self._fh.read(length)
+        if len(data) != length:
+            raise CorruptPackage("the package ends early; it is truncated")
+        return data
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def _check_signature_field(header: dict) -> None:
+    """A header that declares a signing key must carry a signature that matches it."""
+    signing = header.get("signing")
+    signature = header.get("signature")
+    if signing is None:
+        if signature is not None:
+            raise CorruptPackage("the header carries a signature but no signing key; the file was altered")
+        return
+    try:
+        public = bytes.fromhex(signing["public_key"])
+        sig = bytes.fromhex(signature)
+    except (TypeError, KeyError, ValueError):
+        raise CorruptPackage("the header's signature fields are malformed; the file was altered") from None
+    if not _crypto.verify_signature(public, signed_message(header), sig):
+        raise CorruptPackage("the header does not match its signature; the file was altered after signing")
+
+
+class SealedBody:
+    """Random access to the plaintext database inside a v2 package.
+
+    Blocks are authenticated and inflated on demand and kept in a bounded LRU
+    cache; nothing decrypted is ever written to disk.
+    """
+
+    def __init__(self, path: Path, raw: RawHeader, master: bytes, cache_bytes: int = DEFAULT_CACHE_BYTES):
+        header = raw.header
+        try:
+            self.block_size = int(header["block_size"])
+            self.count = int(header["blocks"])
+            self.size = int(header["database_bytes"])
+            method = header["compression"]["method"]
+        except (KeyError, TypeError, ValueError):
+            raise NotAPackage(f"{path.name}: the header lacks the block layout; the file is damaged") from None
+        if not (512 <= self.block_size <= _MAX_BLOCK_SIZE) or self.count != -(-self.size // self.block_size):
+            raise CorruptPackage(f"{path.name}: the header's block layout is inconsistent; the file was altered")
+        self._inflate = decompressor(method, limit=self.block_size + 1)
+        self._hh = header_hash(header)
+        self._key = body_key(master, header)
+        self._file = _RandomAccess(path)
+        try:
+            self._entries = self._read_table(raw, header)
+        except BaseException:
+            self._file.close()
+            raise
+        self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._cached = 0
+        self._cache_bytes = max(cache_bytes, 2 * self.block_size)
+        self._lock = threading.Lock()
+        self.blocks_read = 0
+
+    def _read_table(self, raw: RawHeader, header: dict) -> list[tuple[int, int, int]]:
+        if raw.file_size < raw.body_offset + _TRAILER.size:
+            raise CorruptPackage("the package is truncated: its trailer is missing")
+        trailer = self._file.read_at(_TRAILER.size, raw.file_size - _TRAILER.size)
+        table_offset, table_len, _zero, end = _TRAILER.unpack(trailer)
+        if end != END_MAGIC:
+            raise CorruptPackage("the package is truncated or has bytes appended: its trailer is missing")
+        if table_offset < raw.body_offset or table_offset + _RECORD.size + table_len + _TRAILER.size != raw.file_size:
+            raise CorruptPackage("the package's trailer points outside the body; the file is damaged")
+        (prefix,) = _RECORD.unpack(self._file.read_at(_RECORD.size, table_offset))
+        if prefix != table_len:
+            raise CorruptPackage("the block table's length does not match the trailer; the file is damaged")
+        sealed = self._file.read_at(table_len, table_offset + _RECORD.size)
+        table = _crypto.unseal(self._key, _nonce(1, 0), sealed, _table_aad(self._hh, self.count))
+        magic, count = _TABLE_HEAD.unpack_from(table)
+        if magic != TABLE_MAGIC or count != self.count or len(table) != _TABLE_HEAD.size + count * _ENTRY.size:
+            raise CorruptPackage("the block table is malformed")
+        entries, leaves = [], []
+        for offset, sealed_len, plain_len, leaf in _ENTRY.iter_unpack(table[_TABLE_HEAD.size :]):
+            entries.append((offset, sealed_len, plain_len))
+            leaves.append(leaf)
+        if _digest(leaves, hashlib.sha256(sealed).digest()) != header.get("body_digest"):
+            raise CorruptPackage("the header's body digest does not match the body; the file was altered")
+        _check_signature_field(header)
+        return entries
+
+    def _load(self, index: int) -> bytes:
+        offset, sealed_len, plain_len = self._entries[index]
+        record = self._file.read_at(_RECORD.size + sealed_len, offset)
+        if _RECORD.unpack_from(record)[0] != sealed_len:
+            raise CorruptPackage(f"block {index} is not where the block table says; the file is damaged")
+        try:
+            packed = _crypto.unseal(
+                self._key, _nonce(0, index), record[_RECORD.size :], _block_aad(self._hh, index, self.count)
+            )
+        except DecryptionError:
+            raise CorruptPackage(f"block {index} fails authentication; the file was altered or damaged") from None
+        plain = self._inflate(packed)
+        if len(plain) != plain_len:
+            raise CorruptPackage(f"block {index} inflates to the wrong size; the file was altered")
+        self.blocks_read += 1
+        return plain
+
+    def block(self, index: int) -> bytes:
+        with self._lock:
+            data = self._cache.get(index)
+            if data is not None:
+                self._cache.move_to_end(index)
+                return data
+        data = self._load(index)
+        with self._lock:
+            if index not in self._cache:
+                self._cache[index] = data
+                self._cached += len(data)
+                while self._cached > self._cache_bytes:
+                    _, old = self._cache.popitem(last=False)
+                    self._cached -= len(old)
+        return data
+
+    def read(self, amount: int, offset: int) -> bytes:
+        if offset >= self.size:
+            return b""
+        end = min(offset + amount, self.size)
+        first, last = offset // self.block_size, (end - 1) // self.block_size
+        if first == last:
+            start = offset - first * self.block_size
+            return self.block(first)[start : start + (end - offset)]
+        parts = []
+        for index in range(first, last + 1):
+            base = index * self.block_size
+            data = self.block(index)
+            parts.append(data[max(offset - base, 0) : min(end - base, len(data))])
+        return b"".join(parts)
+
+    @property
+    def cached_bytes(self) -> int:
+        return self._cached
+
+    def close(self) -> None:
+        self._file.close()
+        self._cache.clear()
+        self._cached = 0
+
+
+def walk_digest(path: Path, raw: RawHeader, chunk: int = 1 << 20) -> str | None:
+    """Recompute ``body_digest`` from the file alone (no key); None if the layout is broken."""
+    try:
+        blocks = int(raw.header["blocks"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    leaves = []
+    with open(path, "rb") as fh:
+        fh.seek(raw.body_offset)
+        for _ in range(blocks + 1):
+            prefix = fh.read(_RECORD.size)
+            if len(prefix) != _RECORD.size:
+                return None
+            (length,) = _RECORD.unpack(prefix)
+            h = hashlib.sha256()
+            remaining = length
+            while remaining:
+                data = fh.read(min(chunk, remaining))
+                if not data:
+                    return None
+                h.update(data)
+                remaining -= len(data)
+            leaves.append(h.digest())
+        if fh.read(_TRAILER.size + 1).__len__() != _TRAILER.size:
+            return None
+    return _digest(leaves[:-1], leaves[-1])
