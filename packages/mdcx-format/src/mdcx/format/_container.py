@@ -3,6 +3,7 @@
 ::
 
     MAGIC (8) | major u16 | minor u16 | header length u32 | header JSON
+    dictionary record               (zstd only) sealed length u32 | AES-256-GCM(dictionary)
     record 0 .. record n-1          each: sealed length u32 | AES-256-GCM(compress(block))
     table record                    sealed length u32 | AES-256-GCM(table)
     trailer (24)                    table offset u64 | table length u32 | 0 u32 | b"MDCX-END"
@@ -14,7 +15,8 @@ or read under an edited header fails authentication.  The table lists, per
 block, its offset, sealed and plain length, and the SHA-256 of its sealed
 bytes; the header's ``body_digest`` hashes those leaves and the sealed table,
 so it can be checked at open (from the table) and without the key (by walking
-the length-prefixed records).
+the length-prefixed records).  The compression dictionary, when there is one,
+is sealed the same way (nonce ``(2, 0)``) and listed first in the table.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from . import _crypto
-from ._compression import Compression, compressor, decompressor
+from ._compression import Compression, compressor, decompressor, train_dictionary
 from ._errors import CorruptPackage, DecryptionError, NotAPackage, UnsupportedVersion
 from ._header import (
     DIGEST_HEX,
@@ -53,10 +55,9 @@ TABLE_MAGIC = b"MDCXTBL\x01"
 _PREAMBLE = struct.Struct("<8sHHI")
 _TRAILER = struct.Struct("<QII8s")
 _RECORD = struct.Struct("<I")
-_TABLE_HEAD = struct.Struct("<8sI")
+_TABLE_HEAD = struct.Struct("<8sII")  # magic, block count, flags (1: dictionary entry first)
 _ENTRY = struct.Struct("<QII32s")
 
-DEFAULT_BLOCK_SIZE = 256 * 1024
 DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
 _MAX_BLOCK_SIZE = 16 * 1024 * 1024
 
@@ -118,6 +119,10 @@ def _table_aad(hh: bytes, count: int) -> bytes:
     return b"mdcx/2 table\0" + hh + struct.pack(">Q", count)
 
 
+def _dictionary_aad(hh: bytes) -> bytes:
+    return b"mdcx/2 dictionary\0" + hh
+
+
 def body_key(master: bytes, header: dict) -> bytes:
     return _crypto.subkey(master, b"mdcx/2 body", bytes.fromhex(header["package_id"]))
 
@@ -163,7 +168,7 @@ def write_package(
     master: bytes,
     compression: Compression,
     *,
-    block_size: int = DEFAULT_BLOCK_SIZE,
+    block_size: int | None = None,
     signing_key: _crypto.SigningKey | None = None,
     workers: int | None = None,
 ) -> dict:
@@ -174,11 +179,19 @@ def write_package(
     once and never copied.
     """
     db_size = database.stat().st_size
+    block_size = block_size or compression.block_size
     count = -(-db_size // block_size)
+    with open(database, "rb") as db:
+        dictionary = train_dictionary(compression, lambda offset, length: _read_at(db, offset, length), db_size)
     header = dict(header)
     header.update(
         {
-            "compression": compression.to_json(),
+            "compression": {
+                "method": compression.method,
+                "level": compression.level,
+                "preset": compression.preset,
+                "dictionary": dictionary is not None,
+            },
             "cipher": "AES-256-GCM",
             "block_size": block_size,
             "blocks": count,
@@ -196,22 +209,31 @@ def write_package(
     out.write(placeholder)
     offset = _PREAMBLE.size + len(placeholder)
 
-    compress = compressor(compression)
-    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
     entries: list[bytes] = []
     leaves: list[bytes] = []
+
+    def record(sealed: bytes, plain_len: int) -> None:
+        nonlocal offset
+        out.write(_RECORD.pack(len(sealed)))
+        out.write(sealed)
+        leaf = hashlib.sha256(sealed).digest()
+        leaves.append(leaf)
+        entries.append(_ENTRY.pack(offset, len(sealed), plain_len, leaf))
+        offset += _RECORD.size + len(sealed)
+
+    if dictionary is not None:
+        record(_crypto.seal(key, _nonce(2, 0), dictionary, _dictionary_aad(hh)), len(dictionary))
+    compress = compressor(compression, dictionary)
+    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
+    blocks = 0
     with open(database, "rb") as db:
         for index, (plain, packed) in enumerate(_bounded_map(compress, _blocks(db, block_size), workers)):
-            sealed = _crypto.seal(key, _nonce(0, index), packed, _block_aad(hh, index, count))
-            out.write(_RECORD.pack(len(sealed)))
-            out.write(sealed)
-            leaf = hashlib.sha256(sealed).digest()
-            leaves.append(leaf)
-            entries.append(_ENTRY.pack(offset, len(sealed), len(plain), leaf))
-            offset += _RECORD.size + len(sealed)
-    if len(entries) != count:
+            record(_crypto.seal(key, _nonce(0, index), packed, _block_aad(hh, index, count)), len(plain))
+            blocks += 1
+    if blocks != count:
         raise CorruptPackage("the database changed size while it was being sealed")
-    table = _TABLE_HEAD.pack(TABLE_MAGIC, count) + b"".join(entries)
+    flags = 1 if dictionary is not None else 0
+    table = _TABLE_HEAD.pack(TABLE_MAGIC, count, flags) + b"".join(entries)
     sealed_table = _crypto.seal(key, _nonce(1, 0), table, _table_aad(hh, count))
     table_offset = offset
     out.write(_RECORD.pack(len(sealed_table)))
@@ -228,6 +250,11 @@ def write_package(
     out.write(final)
     out.seek(0, io.SEEK_END)
     return header
+
+
+def _read_at(fh: BinaryIO, offset: int, length: int) -> bytes:
+    fh.seek(offset)
+    return fh.read(length)
 
 
 # --------------------------------------------------------------------------- reading
@@ -291,15 +318,16 @@ class SealedBody:
             raise NotAPackage(f"{path.name}: the header lacks the block layout; the file is damaged") from None
         if not (512 <= self.block_size <= _MAX_BLOCK_SIZE) or self.count != -(-self.size // self.block_size):
             raise CorruptPackage(f"{path.name}: the header's block layout is inconsistent; the file was altered")
-        self._inflate = decompressor(method, limit=self.block_size + 1)
         self._hh = header_hash(header)
         self._key = body_key(master, header)
         self._file = _RandomAccess(path)
+        self.dictionary: bytes | None = None
         try:
             self._entries = self._read_table(raw, header)
         except BaseException:
             self._file.close()
             raise
+        self._inflate = decompressor(method, limit=self.block_size + 1, dictionary=self.dictionary)
         self._cache: OrderedDict[int, bytes] = OrderedDict()
         self._cached = 0
         self._cache_bytes = max(cache_bytes, 2 * self.block_size)
@@ -320,8 +348,15 @@ class SealedBody:
             raise CorruptPackage("the block table's length does not match the trailer; the file is damaged")
         sealed = self._file.read_at(table_len, table_offset + _RECORD.size)
         table = _crypto.unseal(self._key, _nonce(1, 0), sealed, _table_aad(self._hh, self.count))
-        magic, count = _TABLE_HEAD.unpack_from(table)
-        if magic != TABLE_MAGIC or count != self.count or len(table) != _TABLE_HEAD.size + count * _ENTRY.size:
+        magic, count, flags = _TABLE_HEAD.unpack_from(table)
+        extra = 1 if flags & 1 else 0
+        if (
+            magic != TABLE_MAGIC
+            or count != self.count
+            or flags & ~1
+            or bool(extra) != bool(header["compression"].get("dictionary"))
+            or len(table) != _TABLE_HEAD.size + (count + extra) * _ENTRY.size
+        ):
             raise CorruptPackage("the block table is malformed")
         entries, leaves = [], []
         for offset, sealed_len, plain_len, leaf in _ENTRY.iter_unpack(table[_TABLE_HEAD.size :]):
@@ -330,6 +365,10 @@ class SealedBody:
         if _digest(leaves, hashlib.sha256(sealed).digest()) != header.get("body_digest"):
             raise CorruptPackage("the header's body digest does not match the body; the file was altered")
         _check_signature_field(header)
+        if extra:
+            offset, sealed_len, _plain = entries.pop(0)
+            record = self._file.read_at(_RECORD.size + sealed_len, offset)
+            self.dictionary = _crypto.unseal(self._key, _nonce(2, 0), record[_RECORD.size :], _dictionary_aad(self._hh))
         return entries
 
     def _load(self, index: int) -> bytes:
@@ -393,8 +432,8 @@ class SealedBody:
 def walk_digest(path: Path, raw: RawHeader, chunk: int = 1 << 20) -> str | None:
     """Recompute ``body_digest`` from the file alone (no key); None if the layout is broken."""
     try:
-        blocks = int(raw.header["blocks"])
-    except (KeyError, TypeError, ValueError):
+        blocks = int(raw.header["blocks"]) + (1 if raw.header["compression"].get("dictionary") else 0)
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
     leaves = []
     with open(path, "rb") as fh:

@@ -3,85 +3,107 @@
 Postings are gathered in memory per term and spilled to a scratch database
 beside the target whenever they pass a fixed budget, so memory does not grow
 with the corpus.  At the end the spills are merged term by term (passage ids
-only grow, so a term's spills concatenate in order) and written with their
-BM25 impacts.
+only grow, so a term's spills concatenate in order).
 
-Per term the package stores passage ids (delta-coded ``uint32``) and one byte
-per posting: the BM25 term-frequency factor ``tf(k1+1)/(tf + k1(1-b+b·dl/avgdl))``
-quantised to 1-255.  Query time multiplies by the term's weight (idf), which is
-computed over every package searched together, so scores compare across
-packages.  Frequent terms also keep their highest-impact postings apart
-(``top_ids``), so a query can bound the work a very common word costs.
+Per term the package stores its passage ids, delta-coded in the narrowest
+unsigned width that holds the gaps (frequent words have small gaps, so they
+take a byte per posting), and the term frequency per posting (a byte, mostly
+1, which compresses to almost nothing).  Per passage it stores a length
+bucket (a byte: length in 1/32 of the mean).  BM25's term-frequency factor
+``tf(k1+1)/(tf + k1(1-b+b·dl/avgdl))`` is computed from those two bytes at
+query time; the term's weight (idf) is given by the caller, so several
+packages can share one set of corpus statistics and their scores compare.
+
+Frequent words also keep their highest-scoring postings apart (``top_ids``),
+so a query can bound the work a very common word costs.
 """
 
 from __future__ import annotations
 
 import array
+import heapq
 import math
+import operator
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from itertools import accumulate
 from pathlib import Path
 
 import apsw
+
+from ._schema import script
 
 K1 = 1.2
 B = 0.75
 TOP_MIN_DF = 4096  # terms in more passages than this get a top list
 TOP_SIZE = 1024
-_SPILL_POSTINGS = 4_000_000
-_BUCKETS_PER_AVG = 32  # passage length quantised to 1/32 of the mean
+BUCKETS_PER_MEAN = 32  # passage length quantised to 1/32 of the mean
+_SPILL_TOKENS = 8_000_000
+_LITTLE = sys.byteorder == "little"
 
 
-def delta_encode(ids: array.array) -> bytes:
-    out = array.array("I", [ids[0]]) if ids else array.array("I")
-    out.extend(b - a for a, b in zip(ids, ids[1:]))
-    if sys.byteorder == "big":
-        out.byteswap()
-    return out.tobytes()
+def encode_ids(ids: array.array) -> bytes:
+    """Ascending ids -> width code, first id (uint32 LE), gaps in the narrowest width."""
+    if not ids:
+        return b""
+    gaps = array.array("I", map(operator.sub, ids[1:], ids[:-1]))
+    widest = max(gaps, default=0)
+    code = "B" if widest < 1 << 8 else "H" if widest < 1 << 16 else "I"
+    packed = array.array(code, gaps)
+    first = array.array("I", [ids[0]])
+    if not _LITTLE:
+        packed.byteswap()
+        first.byteswap()
+    return code.encode() + first.tobytes() + packed.tobytes()
 
 
-def delta_decode(data: bytes) -> array.array:
-    from itertools import accumulate
-
-    raw = array.array("I")
-    raw.frombytes(data)
-    if sys.byteorder == "big":
-        raw.byteswap()
-    return array.array("I", accumulate(raw))
+def decode_ids(data: bytes) -> array.array:
+    if not data:
+        return array.array("I")
+    code = chr(data[0])
+    first = array.array("I")
+    first.frombytes(data[1:5])
+    gaps = array.array(code)
+    gaps.frombytes(data[5:])
+    if not _LITTLE:
+        first.byteswap()
+        gaps.byteswap()
+    return array.array("I", accumulate(gaps, initial=first[0]))
 
 
 def le_array(data: bytes, code: str = "I") -> array.array:
     out = array.array(code)
     out.frombytes(data)
-    if sys.byteorder == "big":
+    if not _LITTLE:
         out.byteswap()
     return out
 
 
 def le_bytes(values: array.array) -> bytes:
-    if sys.byteorder == "big":
+    if not _LITTLE:
         values = array.array(values.typecode, values)
         values.byteswap()
     return values.tobytes()
 
 
-def impact_table(k1: float = K1, b: float = B) -> list[bytes]:
-    """``table[tf][bucket]``: quantised BM25 tf factor for a passage in length bucket."""
-    rows = []
-    for tf in range(256):
-        row = bytearray(256)
-        for bucket in range(256):
-            ratio = max(bucket, 1) / _BUCKETS_PER_AVG
-            w = tf * (k1 + 1) / (tf + k1 * (1 - b + b * ratio)) if tf else 0.0
-            row[bucket] = max(1, min(255, round(w / (k1 + 1) * 255))) if tf else 0
-        rows.append(bytes(row))
+def tf_factors(k1: float = K1, b: float = B) -> list[list[float]]:
+    """``table[tf][bucket]``: BM25's tf factor for a passage in length bucket ``bucket``."""
+    rows = [[0.0] * 256]
+    for tf in range(1, 256):
+        rows.append([tf * (k1 + 1) / (tf + k1 * (1 - b + b * max(bucket, 1) / BUCKETS_PER_MEAN)) for bucket in range(256)])
     return rows
 
 
-def impact_scale(k1: float = K1) -> float:
-    """Multiply a stored impact byte by this to get the BM25 tf factor back."""
-    return (k1 + 1) / 255
+def _collapse(repeated: array.array) -> tuple[array.array, bytes]:
+    """Passage ids with one entry per occurrence -> unique ids and term frequencies."""
+    unique = array.array("I", dict.fromkeys(repeated))
+    if len(unique) == len(repeated):
+        return unique, b"\x01" * len(unique)
+    counts = Counter(repeated)
+    if max(counts.values()) < 256:
+        return unique, bytes(map(counts.__getitem__, unique))
+    return unique, bytes(min(counts[p], 255) for p in unique)
 
 
 class IndexBuilder:
@@ -89,97 +111,99 @@ class IndexBuilder:
         self._scratch = scratch
         self._spill: apsw.Connection | None = None
         self._spills = 0
-        self._postings: dict[str, tuple[array.array, bytearray]] = {}
+        self._postings: dict[str, array.array] = {}
         self._pending = 0
         self.lengths = array.array("I")
 
     def add(self, passage_id: int, terms: list[str]) -> None:
+        """Record a passage's terms (in order, repeats kept); ids must come in order."""
         if passage_id != len(self.lengths):
             raise ValueError("passages must be added in id order")
         self.lengths.append(len(terms))
         postings = self._postings
-        counts = Counter(terms)
-        for term, tf in counts.items():
-            entry = postings.get(term)
-            if entry is None:
-                entry = postings[term] = (array.array("I"), bytearray())
-            entry[0].append(passage_id)
-            entry[1].append(tf if tf < 255 else 255)
-        self._pending += len(counts)
-        if self._pending >= _SPILL_POSTINGS:
+        get = postings.get
+        for term in terms:
+            ids = get(term)
+            if ids is None:
+                postings[term] = array.array("I", (passage_id,))
+            else:
+                ids.append(passage_id)
+        self._pending += len(terms)
+        if self._pending >= _SPILL_TOKENS:
             self._spill_postings()
 
     def _spill_postings(self) -> None:
         if self._spill is None:
             self._spill = apsw.Connection(str(self._scratch))
-            self._spill.execute(
+            script(
+                self._spill,
                 "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
-                "CREATE TABLE spill(term TEXT, seq INTEGER, ids BLOB, tfs BLOB, PRIMARY KEY(term, seq)) WITHOUT ROWID"
+                "CREATE TABLE spill(term TEXT, seq INTEGER, ids BLOB, PRIMARY KEY(term, seq)) WITHOUT ROWID",
             )
         seq = self._spills
         with self._spill:
             self._spill.executemany(
-                "INSERT INTO spill VALUES(?, ?, ?, ?)",
-                ((t, seq, le_bytes(ids), bytes(tfs)) for t, (ids, tfs) in sorted(self._postings.items())),
+                "INSERT INTO spill VALUES(?, ?, ?)",
+                ((t, seq, le_bytes(ids)) for t, ids in sorted(self._postings.items())),
             )
         self._spills += 1
         self._postings = {}
         self._pending = 0
 
-    def _merged(self) -> Iterator[tuple[str, array.array, bytes]]:
+    def _merged(self) -> Iterator[tuple[str, array.array]]:
+        """Every term with its passage ids (one per occurrence), terms in order."""
         if self._spill is None:
             for term in sorted(self._postings):
-                ids, tfs = self._postings[term]
-                yield term, ids, bytes(tfs)
+                yield term, self._postings[term]
             return
         if self._postings:
             self._spill_postings()
-        current, ids, tfs = None, array.array("I"), bytearray()
-        for term, _seq, ids_blob, tfs_blob in self._spill.execute("SELECT term, seq, ids, tfs FROM spill ORDER BY term, seq"):
+        current, ids = None, array.array("I")
+        for term, blob in self._spill.execute("SELECT term, ids FROM spill ORDER BY term, seq"):
             if term != current:
                 if current is not None:
-                    yield current, ids, bytes(tfs)
-                current, ids, tfs = term, array.array("I"), bytearray()
-            ids.extend(le_array(ids_blob))
-            tfs.extend(tfs_blob)
+                    yield current, ids
+                current, ids = term, array.array("I")
+            ids.extend(le_array(blob))
         if current is not None:
-            yield current, ids, bytes(tfs)
+            yield current, ids
 
     def finish(self, con: apsw.Connection) -> dict:
-        """Write ``term`` and ``posting`` into ``con``; return the statistics for ``meta``."""
+        """Write ``term``, ``posting`` and the length buckets into ``con``; return statistics."""
         n = len(self.lengths)
         total = sum(self.lengths)
-        avgdl = total / n if n else 0.0
-        scale = _BUCKETS_PER_AVG / avgdl if avgdl else 0.0
-        bucket = bytes(min(255, max(1, round(dl * scale))) for dl in self.lengths)
-        table = impact_table()
+        mean = total / n if n else 0.0
+        scale = BUCKETS_PER_MEAN / mean if mean else 0.0
+        buckets = bytes(min(255, max(1, round(dl * scale))) for dl in self.lengths)
+        factors = tf_factors()
         terms = 0
 
         def rows() -> Iterator[tuple]:
             nonlocal terms
-            for term_id, (term, ids, tfs) in enumerate(self._merged()):
+            for term_id, (term, repeated) in enumerate(self._merged()):
                 terms += 1
-                impacts = bytes(table[tf][bucket[p]] for p, tf in zip(ids, tfs))
-                top_ids = top_impacts = None
+                ids, tfs = _collapse(repeated)
+                top_ids = top_tfs = None
                 if len(ids) > TOP_MIN_DF:
-                    top_ids, top_impacts = _top(ids, impacts)
-                yield term, term_id, len(ids), sum(tfs), delta_encode(ids), impacts, top_ids, top_impacts
+                    top_ids, top_tfs = _top(ids, tfs, buckets, factors)
+                yield term, term_id, len(ids), len(repeated), encode_ids(ids), tfs, top_ids, top_tfs
 
         for batch in _batches(rows(), 2000):
             con.executemany("INSERT INTO term(term, id, df, cf) VALUES(?, ?, ?, ?)", (r[:4] for r in batch))
+            con.executemany("INSERT INTO posting(id, ids, tfs) VALUES(?, ?, ?)", ((r[1], r[4], r[5]) for r in batch))
             con.executemany(
-                "INSERT INTO posting(id, ids, impacts, top_ids, top_impacts) VALUES(?, ?, ?, ?, ?)",
-                ((r[1], *r[4:]) for r in batch),
+                "INSERT INTO posting_top(id, ids, tfs) VALUES(?, ?, ?)", ((r[1], r[6], r[7]) for r in batch if r[6])
             )
+        con.execute("INSERT INTO layout(name, data) VALUES('length_buckets', ?)", (buckets,))
         self.close()
         return {
             "passages": n,
             "tokens": total,
-            "mean_passage_tokens": avgdl,
+            "mean_passage_tokens": mean,
             "terms": terms,
             "k1": K1,
             "b": B,
-            "impact_scale": impact_scale(),
+            "buckets_per_mean": BUCKETS_PER_MEAN,
             "top_min_df": TOP_MIN_DF,
         }
 
@@ -190,20 +214,12 @@ class IndexBuilder:
         self._postings = {}
 
 
-def _top(ids: array.array, impacts: bytes) -> tuple[bytes, bytes]:
-    """The TOP_SIZE highest-impact postings, found level by level (impacts are bytes)."""
-    picked_ids = array.array("I")
-    picked = bytearray()
-    for level in range(255, 0, -1):
-        if len(picked_ids) >= TOP_SIZE:
-            break
-        needle = bytes((level,))
-        at = impacts.find(needle)
-        while at >= 0 and len(picked_ids) < TOP_SIZE:
-            picked_ids.append(ids[at])
-            picked.append(level)
-            at = impacts.find(needle, at + 1)
-    return le_bytes(picked_ids), bytes(picked)
+def _top(ids: array.array, tfs: bytes, buckets: bytes, factors: list[list[float]]) -> tuple[bytes, bytes]:
+    """The TOP_SIZE postings with the highest tf factor, as (ids, tfs), best first."""
+    keys = [factors[tf][buckets[p]] for p, tf in zip(ids, tfs)]
+    floor = heapq.nlargest(TOP_SIZE, keys)[-1]
+    best = sorted((i for i, k in enumerate(keys) if k >= floor), key=keys.__getitem__, reverse=True)[:TOP_SIZE]
+    return le_bytes(array.array("I", (ids[i] for i in best))), bytes(tfs[i] for i in best)
 
 
 def _batches(items: Iterator, size: int) -> Iterator[list]:

@@ -25,6 +25,7 @@ from ._container import RawHeader
 from ._errors import CorruptPackage, InputError, UnsupportedVersion
 from ._lexical import TermInfo
 from ._paths import PREFIX
+from ._schema import script
 
 if TYPE_CHECKING:
     from ._reader import Document, DocumentInfo, Package
@@ -81,7 +82,7 @@ def open_legacy(path: Path, raw: RawHeader, passphrase: str) -> apsw.Connection:
     con = apsw.Connection(":memory:")
     try:
         con.deserialize("main", data)
-        con.execute("PRAGMA temp_store=MEMORY; PRAGMA query_only=1")
+        script(con, "PRAGMA temp_store=MEMORY; PRAGMA query_only=1")
         con.execute("SELECT count(*) FROM sqlite_schema").get
     except apsw.Error as exc:
         con.close()

@@ -1,15 +1,14 @@
 """BM25 over a v2 package's own index, with bounded work per query.
 
-Scores are ``sum(weight(term) * impact(term, passage))``: the impact byte was
-computed at pack time from the term frequency and the passage length, the
-weight (idf) is given by the caller so several packages can share one set of
-corpus statistics.
+A passage's score is ``sum(weight(term) * tf_factor(tf, length bucket))``.
+The weight (idf) is given by the caller, so several packages can share one
+set of corpus statistics.
 
 Work is bounded: terms are taken rarest first and their postings merged
 until a budget of postings is spent.  Terms past the budget (very common
-words) contribute their highest-impact postings as candidates and are then
-looked up exactly for the best candidates only.  A very common word therefore
-never costs a pass over most of the corpus.
+words) contribute their best postings (kept apart at pack time) as
+candidates and are then looked up exactly for the best candidates only.  A
+very common word therefore never costs a pass over most of the corpus.
 """
 
 from __future__ import annotations
@@ -22,11 +21,12 @@ from dataclasses import dataclass
 
 from . import _tokenize
 from ._errors import UnsupportedVersion
-from ._index import delta_decode, le_array
+from ._index import B, BUCKETS_PER_MEAN, K1, decode_ids, le_array, tf_factors
 
-POSTING_BUDGET = 50_000
-PROBE_CANDIDATES = 2_000
+POSTING_BUDGET = 20_000
+PROBE_CANDIDATES = 1_000
 _DECODED_CACHE_BYTES = 16 * 1024 * 1024
+_CACHE_MIN_POSTINGS = 2048
 
 
 @dataclass(frozen=True)
@@ -48,11 +48,14 @@ class Lexicon:
             )
         stats = package.meta.get("lexical") or {}
         self.passages = int(stats.get("passages", 0))
-        self.scale = float(stats.get("impact_scale", 2.2 / 255))
         self.mean_tokens = float(stats.get("mean_passage_tokens", 0.0))
+        if stats.get("buckets_per_mean", BUCKETS_PER_MEAN) != BUCKETS_PER_MEAN:
+            raise UnsupportedVersion(f"{package.name} quantises passage lengths in a way this reader does not know")
+        self._factors = tf_factors(float(stats.get("k1", K1)), float(stats.get("b", B)))
         layout = dict(package.execute("SELECT name, data FROM layout"))
         self._starts = le_array(layout.get("document_starts", b""))
         self._doc_ids = le_array(layout.get("document_ids", b""))
+        self._buckets: bytes = layout.get("length_buckets", b"")
         self._cache: OrderedDict[int, tuple] = OrderedDict()
         self._cached = 0
         self._lock = threading.Lock()
@@ -92,73 +95,84 @@ class Lexicon:
     # -- postings ------------------------------------------------------------------------------
 
     def postings(self, info: TermInfo):
-        """``(ids, impacts)`` of a term, ids ascending.  Large lists are cached decoded."""
+        """``(ids, tfs)`` of a term, ids ascending.  Long lists are kept decoded in a bounded cache."""
         with self._lock:
             hit = self._cache.get(info.term_id)
             if hit is not None:
                 self._cache.move_to_end(info.term_id)
                 return hit
-        rows = self._pkg.execute("SELECT ids, impacts FROM posting WHERE id = ?", (info.term_id,))
+        rows = self._pkg.execute("SELECT ids, tfs FROM posting WHERE id = ?", (info.term_id,))
         if not rows:
             return (), b""
-        ids = delta_decode(rows[0][0])
-        result = (ids, rows[0][1])
-        if len(ids) > 2048:
+        result = (decode_ids(rows[0][0]), rows[0][1])
+        if len(result[0]) >= _CACHE_MIN_POSTINGS:
             with self._lock:
                 self._cache[info.term_id] = result
-                self._cached += len(ids) * 5
+                self._cached += len(result[0]) * 5
                 while self._cached > _DECODED_CACHE_BYTES and self._cache:
-                    _, (old, _imp) = self._cache.popitem(last=False)
+                    _, (old, _tfs) = self._cache.popitem(last=False)
                     self._cached -= len(old) * 5
         return result
 
     def top(self, info: TermInfo):
-        rows = self._pkg.execute("SELECT top_ids, top_impacts FROM posting WHERE id = ?", (info.term_id,))
-        if not rows or rows[0][0] is None:
+        rows = self._pkg.execute("SELECT ids, tfs FROM posting_top WHERE id = ?", (info.term_id,))
+        if not rows:
             return None
         return le_array(rows[0][0]), rows[0][1]
+
+    def _contributions(self, ids, tfs, weight: float):
+        """Per posting: ``weight * tf_factor``, lazily, in the order of ``ids``."""
+        buckets = self._buckets
+        factors = self._factors
+        single = [weight * f for f in factors[1]]
+        if tfs.count(1) == len(tfs):  # the usual case: every tf is 1, stay in C
+            return map(single.__getitem__, map(buckets.__getitem__, ids))
+        return (single[buckets[p]] if tf == 1 else weight * factors[tf][buckets[p]] for p, tf in zip(ids, tfs))
 
     # -- scoring -------------------------------------------------------------------------------
 
     def score(self, weights: dict[TermInfo, float], *, budget: int = POSTING_BUDGET) -> dict[int, float]:
-        """Passage id -> BM25 score, over a bounded candidate set."""
+        """Passage id -> BM25 score over a bounded candidate set (see the module docstring)."""
         acc: dict[int, float] = {}
         spent = 0
         deferred: list[tuple[TermInfo, float]] = []
         for info, weight in sorted(weights.items(), key=lambda kv: kv[0].df):
             if weight <= 0:
                 continue
-            if spent + info.df <= budget or not acc and info.df <= budget:
-                ids, impacts = self.postings(info)
-                w = weight * self.scale
-                table = [w * i for i in range(256)]
-                get = acc.get
+            if spent + info.df <= budget or (not acc and not deferred and info.df <= budget):
+                ids, tfs = self.postings(info)
+                values = self._contributions(ids, tfs, weight)
                 if not acc:
-                    acc = dict(zip(ids, map(table.__getitem__, impacts)))
+                    acc = dict(zip(ids, values))
                 else:
-                    for pid, imp in zip(ids, impacts):
-                        acc[pid] = get(pid, 0.0) + table[imp]
+                    get = acc.get
+                    for pid, value in zip(ids, values):
+                        acc[pid] = get(pid, 0.0) + value
                 spent += info.df
             else:
                 deferred.append((info, weight))
+        if not deferred:
+            return acc
+        # Frequent words: their best postings join the candidates, then every
+        # word is looked up exactly for the strongest candidates only.
+        credited: list[set[int]] = []
         for info, weight in deferred:
-            w = weight * self.scale
-            top = self.top(info)
-            credited: dict[int, int] = {}
-            if top is not None:
-                get = acc.get
-                for pid, imp in zip(*top):
-                    credited[pid] = imp
-                    acc[pid] = get(pid, 0.0) + w * imp
-            best = heapq.nlargest(PROBE_CANDIDATES, acc, key=acc.__getitem__) if len(acc) > PROBE_CANDIDATES else list(acc)
-            ids, impacts = self.postings(info)
+            top = self.top(info) or self.postings(info)
+            get = acc.get
+            for pid, value in zip(top[0], self._contributions(top[0], top[1], weight)):
+                acc[pid] = get(pid, 0.0) + value
+            credited.append(set(top[0]))
+        best = strongest(acc, PROBE_CANDIDATES)
+        factors, buckets = self._factors, self._buckets
+        for (info, weight), done in zip(deferred, credited):
+            ids, tfs = self.postings(info)
             n = len(ids)
             for pid in best:
-                if pid in credited:
+                if pid in done:
                     continue
                 at = bisect.bisect_left(ids, pid)
                 if at < n and ids[at] == pid:
-                    acc[pid] += w * impacts[at]
+                    acc[pid] += weight * factors[tfs[at]][buckets[pid]]
         return acc
 
     # -- documents -----------------------------------------------------------------------------
@@ -166,3 +180,11 @@ class Lexicon:
     def document_of(self, passage_id: int) -> int:
         """The id of the document holding ``passage_id``."""
         return self._doc_ids[bisect.bisect_right(self._starts, passage_id) - 1]
+
+
+def strongest(scores: dict[int, float], k: int) -> list[int]:
+    """Keys of the ``k`` highest values (ties may add a few), cheaper than a keyed heap."""
+    if len(scores) <= k:
+        return list(scores)
+    floor = heapq.nlargest(k, scores.values())[-1]
+    return [key for key, value in scores.items() if value >= floor]

@@ -19,6 +19,7 @@ import apsw
 from . import _crypto, _schema, _vfs
 from ._container import DEFAULT_CACHE_BYTES, RawHeader, SealedBody, read_raw_header, walk_digest
 from ._errors import CorruptPackage, InputError, MdcxError, UnsupportedVersion
+from ._frontmatter import split_front_matter
 from ._header import FORMAT_NAME, FORMAT_VERSION
 from ._paths import PREFIX, relative_of
 
@@ -240,14 +241,14 @@ class Package:
             from ._legacy import legacy_document
 
             return legacy_document(self, info)
-        encoding, front_matter, fields_json, body = self.execute(
-            "SELECT encoding, front_matter, fields, body FROM document_source WHERE id = ?", (info.id,)
+        encoding, front_matter, record_json, body = self.execute(
+            "SELECT encoding, front_matter, record, body FROM document_source WHERE id = ?", (info.id,)
         )[0]
         if body is None:
             body = "".join(
                 r[0] for r in self.execute("SELECT text FROM passage WHERE document = ? ORDER BY position", (info.id,))
             )
-        fields = json.loads(fields_json) if fields_json else {}
+        fields = {**split_front_matter(front_matter)[0].data, **(json.loads(record_json) if record_json else {})}
         return Document(info, front_matter + body, fields, encoding)
 
     def passages_of(self, ids: list[int]) -> dict[int, tuple]:

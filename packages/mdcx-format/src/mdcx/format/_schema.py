@@ -39,7 +39,7 @@ CREATE TABLE document_source(
     id INTEGER PRIMARY KEY,
     encoding TEXT NOT NULL,
     front_matter TEXT NOT NULL,
-    fields TEXT,
+    record TEXT,  -- catalogue fields of a .jsonl record (JSON), besides its text
     body TEXT
 );
 
@@ -55,15 +55,27 @@ CREATE TABLE passage(
 
 -- Lexical index: one row per term, postings in one row per term.
 CREATE TABLE term(term TEXT PRIMARY KEY, id INTEGER NOT NULL, df INTEGER NOT NULL, cf INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE posting(id INTEGER PRIMARY KEY, ids BLOB NOT NULL, impacts BLOB NOT NULL, top_ids BLOB, top_impacts BLOB);
+CREATE TABLE posting(id INTEGER PRIMARY KEY, ids BLOB NOT NULL, tfs BLOB NOT NULL);
+-- Frequent terms: their highest-scoring postings, best first (bounds query work).
+CREATE TABLE posting_top(id INTEGER PRIMARY KEY, ids BLOB NOT NULL, tfs BLOB NOT NULL);
 
--- Arrays read whole (document boundaries by passage id).
+-- Arrays read whole: document boundaries by passage id, passage length buckets.
 CREATE TABLE layout(name TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 """
 
 
+def script(con: apsw.Connection, sql: str) -> None:
+    """Run every statement of ``sql``.
+
+    apsw's ``execute`` runs statements lazily and stops at the first one that
+    returns rows (``PRAGMA journal_mode`` does), so always drain the cursor.
+    """
+    for _ in con.execute(sql):
+        pass
+
+
 def create(con: apsw.Connection) -> None:
-    con.execute(DDL)
+    script(con, DDL)
     set_meta(con, "schema_version", SCHEMA_VERSION)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ._errors import QueryError
 from ._index import idf
+from ._lexical import strongest
 from ._reader import Package
 
 MAX_QUERY_CHARS = 20_000
@@ -160,7 +161,7 @@ def search(
         if not term_weights:
             continue
         scores = plan.engine.score(term_weights)
-        best = heapq.nlargest(PASSAGES_PER_PACKAGE, scores.items(), key=lambda kv: kv[1])
+        best = [(pid, scores[pid]) for pid in strongest(scores, PASSAGES_PER_PACKAGE)]
         by_doc: dict[int, list[tuple[float, int]]] = defaultdict(list)
         for pid, score in best:
             by_doc[plan.engine.document_of(pid)].append((score, pid))

@@ -114,7 +114,9 @@ def connect(body: RandomAccessBody, *, cache_kib: int = 8192) -> tuple[apsw.Conn
             vfs=VFS_NAME,
         )
         # Sorts and temporary b-trees stay in memory: plaintext never reaches disk.
-        con.execute(f"PRAGMA temp_store=MEMORY; PRAGMA query_only=1; PRAGMA cache_size=-{int(cache_kib)}")
+        for pragma in ("temp_store=MEMORY", "query_only=1", f"cache_size=-{int(cache_kib)}"):
+            for _ in con.execute(f"PRAGMA {pragma}"):
+                pass
     except BaseException:
         release(name)
         raise

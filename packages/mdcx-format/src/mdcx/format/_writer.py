@@ -26,7 +26,7 @@ import apsw
 
 from . import _crypto, _schema, _tokenize
 from ._compression import Compression
-from ._container import DEFAULT_BLOCK_SIZE, write_package
+from ._container import write_package
 from ._dates import Dated, choose, read_sidecar
 from ._errors import InputError, MdcxError
 from ._frontmatter import split_front_matter
@@ -45,7 +45,7 @@ LARGEST_SHARE_WARNING = 1 / 3
 class PackOptions:
     compression: Compression = field(default_factory=Compression)
     kdf: _crypto.KdfParams = field(default_factory=_crypto.KdfParams)
-    block_size: int = DEFAULT_BLOCK_SIZE
+    block_size: int | None = None  # None: the compression method's own (64 KiB zstd, 1 MiB lzma)
     issuer: str | None = None
     signing_key: _crypto.SigningKey | None = None
     dates: Path | None = None
@@ -56,7 +56,9 @@ class PackOptions:
     def __post_init__(self) -> None:
         if self.quotes not in ("document", "boundary"):
             raise InputError(f"--quotes must be document or boundary, not {self.quotes!r}")
-        if self.block_size % _schema.PAGE_SIZE or not (_schema.PAGE_SIZE <= self.block_size <= 1 << 24):
+        if self.block_size is not None and (
+            self.block_size % _schema.PAGE_SIZE or not (_schema.PAGE_SIZE <= self.block_size <= 1 << 24)
+        ):
             raise InputError(f"the block size must be a multiple of {_schema.PAGE_SIZE} up to 16 MiB")
 
 
@@ -189,7 +191,8 @@ class PackageWriter:
         remove_stale_temporaries(self._folder)
         try:
             self._con = apsw.Connection(str(self._db_path))
-            self._con.execute(
+            _schema.script(
+                self._con,
                 f"PRAGMA page_size={_schema.PAGE_SIZE}; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                 "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA locking_mode=EXCLUSIVE"
             )
@@ -244,7 +247,7 @@ class PackageWriter:
         self._paths.add(doc.path)
         t0 = time.perf_counter()
         fm, body = split_front_matter(doc.text)
-        fields = dict(fm.data)
+        fields = fm.data
         if fm.problem:
             self._warnings.append(f"{doc.path}: {fm.problem}")
         record = doc.record
@@ -294,14 +297,13 @@ class PackageWriter:
                 doc.size,
             ),
         )
-        stored_fields = {**fields, **{k: v for k, v in record.items() if k != "text"}}
         con.execute(
             "INSERT INTO document_source VALUES(?, ?, ?, ?, ?)",
             (
                 doc_id,
                 doc.encoding,
                 fm.raw,
-                json.dumps(stored_fields, ensure_ascii=False, default=str) if stored_fields else None,
+                json.dumps(record, ensure_ascii=False, default=str) if record else None,
                 body if attachment else None,
             ),
         )
@@ -352,7 +354,7 @@ class PackageWriter:
         for key, value in meta.items():
             _schema.set_meta(con, key, value)
         con.execute("COMMIT")
-        con.execute("PRAGMA optimize")
+        _schema.script(con, "PRAGMA optimize")
         con.close()
         self._con = None
         t2 = time.perf_counter()
