@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import FUNCTION_WORDS, vocabulary, write_corpus  # noqa: E402
+from corpus import FUNCTION_WORDS, vocabulary, write_corpus
 
 KEY = "bench passphrase"
 
@@ -65,7 +65,9 @@ def corpus(work: Path, documents: int, words: int) -> tuple[Path, int]:
 def pack(folder: Path, target: Path, env: dict, extra: list[str] = ()) -> tuple[float, int]:
     if target.exists():
         target.unlink()
-    wall, rss, _ = run_measured(mdcx("pack", "--output", str(folder), "--target", str(target), "--quiet", *extra), env)
+    wall, rss, _ = run_measured(
+        mdcx("pack", "--output", str(folder), "--target", str(target), "--quiet", *extra), env
+    )
     return wall, rss
 
 
@@ -85,7 +87,7 @@ def queries(folder: Path, count: int, seed: int = 3) -> dict[str, list[str]]:
     vocab = vocabulary()
     rare = [f"{rnd.choice(vocab[3000:40000])} {rnd.choice(vocab[3000:40000])}" for _ in range(count)]
     common = [
-        " ".join(rnd.sample(FUNCTION_WORDS[:60], 3) + [rnd.choice(vocab[200:3000])]) for _ in range(count)
+        " ".join([*rnd.sample(FUNCTION_WORDS[:60], 3), rnd.choice(vocab[200:3000])]) for _ in range(count)
     ]
     files = sorted(folder.rglob("*.md"))
     phrases = []
@@ -132,14 +134,18 @@ def line(name: str, value: str, target: str = "", ok: bool | None = None) -> Non
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(prog="tools/bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="tools/bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--documents", type=int, default=20_000)
     ap.add_argument("--words", type=int, default=1000, help="words per document (about)")
     ap.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "mdcx-bench")
     ap.add_argument("--queries", type=int, default=60, help="warm queries per kind")
     ap.add_argument("--fresh", type=int, default=5, help="fresh-process searches")
     ap.add_argument("--compression", choices=("zstd", "lzma"), default="zstd")
-    ap.add_argument("--large-gb", type=float, default=0.0, help="also build a package of at least this many GB")
+    ap.add_argument(
+        "--large-gb", type=float, default=0.0, help="also build a package of at least this many GB"
+    )
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "MDCX_KEY": KEY}
@@ -153,29 +159,53 @@ def main() -> int:
     pack(small_folder, small, env)
     sets = queries(folder, args.queries)
 
-    print(f"\nmdcx-format bench: {args.documents:,} documents, {size / 1e6:,.1f} MB of Markdown, {args.compression}")
+    print(
+        f"\nmdcx-format bench: {args.documents:,} documents, {size / 1e6:,.1f} MB of Markdown, {args.compression}"
+    )
     scale = 131e6 / size if size else 1
-    line("pack", f"{pack_s:.1f} s", f"<= 40 s for 131 MB (scaled: {pack_s * scale:.1f} s)", pack_s * scale <= 40)
+    line(
+        "pack",
+        f"{pack_s:.1f} s",
+        f"<= 40 s for 131 MB (scaled: {pack_s * scale:.1f} s)",
+        pack_s * scale <= 40,
+    )
     line("pack peak RSS", f"{pack_rss / 2**20:.0f} MiB")
     line("package / input", f"{pkg_bytes / size:.3f}", "<= 0.6", pkg_bytes / size <= 0.6)
     small_open, big_open = open_seconds(small), open_seconds(target)
     line("open, 1 MB-class package", f"{small_open * 1000:.0f} ms ({small.stat().st_size / 1e6:.1f} MB)")
-    line("open, bench package", f"{big_open * 1000:.0f} ms", f"<= 2x small ({big_open / small_open:.2f}x)", big_open <= 2 * small_open)
-    wall, rss = fresh_search(target, env, sets["rare"][: args.fresh // 2 + 1] + sets["common"][: args.fresh // 2])
+    line(
+        "open, bench package",
+        f"{big_open * 1000:.0f} ms",
+        f"<= 2x small ({big_open / small_open:.2f}x)",
+        big_open <= 2 * small_open,
+    )
+    wall, rss = fresh_search(
+        target, env, sets["rare"][: args.fresh // 2 + 1] + sets["common"][: args.fresh // 2]
+    )
     line("fresh-process mdcx search", f"{wall:.2f} s", "<= 0.5 s", wall <= 0.5)
     line("fresh-process search peak RSS", f"{rss / 2**20:.0f} MiB", "<= 150 MiB", rss <= 150 * 2**20)
     for name, (p50, p95) in warm_latency(target, sets).items():
-        line(f"warm {name} query p50 / p95", f"{p50:.1f} / {p95:.1f} ms", "<= 10 / 50 ms", p50 <= 10 and p95 <= 50)
+        line(
+            f"warm {name} query p50 / p95",
+            f"{p50:.1f} / {p95:.1f} ms",
+            "<= 10 / 50 ms",
+            p50 <= 10 and p95 <= 50,
+        )
 
     if args.large_gb:
         n = int(args.documents * args.large_gb * 1e9 / max(pkg_bytes, 1)) + 1
-        large_folder, large_size = corpus(args.work, n, args.words)
+        large_folder, _large_size = corpus(args.work, n, args.words)
         large = args.work / f"large-{n}.mdcx"
         if not large.exists():
             pack(large_folder, large, env)
         large_open = open_seconds(large)
         line("large package", f"{large.stat().st_size / 1e9:.2f} GB ({n:,} docs)")
-        line("open, large package", f"{large_open * 1000:.0f} ms", f"<= 2x 1 MB ({large_open / small_open:.2f}x)", large_open <= 2 * small_open)
+        line(
+            "open, large package",
+            f"{large_open * 1000:.0f} ms",
+            f"<= 2x 1 MB ({large_open / small_open:.2f}x)",
+            large_open <= 2 * small_open,
+        )
         wall, rss = fresh_search(large, env, sets["rare"][:3] + sets["common"][:2])
         line("fresh search on large, peak RSS", f"{rss / 2**20:.0f} MiB", "<= 200 MiB", rss <= 200 * 2**20)
         line("fresh search on large", f"{wall:.2f} s")

@@ -19,12 +19,93 @@ import itertools
 import random
 from pathlib import Path
 
-FUNCTION_WORDS = (
-    "the of and to a in is that for it as was with be by on not he this are or his from at which but "
-    "have an they you were her she there one all their we can been has more if no would when will so "
-    "what out up who about into than them only some could its other time these two may then do first "
-    "any new like our over such also after most made through where years should between each well"
-).split()
+FUNCTION_WORDS = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "a",
+    "in",
+    "is",
+    "that",
+    "for",
+    "it",
+    "as",
+    "was",
+    "with",
+    "be",
+    "by",
+    "on",
+    "not",
+    "he",
+    "this",
+    "are",
+    "or",
+    "his",
+    "from",
+    "at",
+    "which",
+    "but",
+    "have",
+    "an",
+    "they",
+    "you",
+    "were",
+    "her",
+    "she",
+    "there",
+    "one",
+    "all",
+    "their",
+    "we",
+    "can",
+    "been",
+    "has",
+    "more",
+    "if",
+    "no",
+    "would",
+    "when",
+    "will",
+    "so",
+    "what",
+    "out",
+    "up",
+    "who",
+    "about",
+    "into",
+    "than",
+    "them",
+    "only",
+    "some",
+    "could",
+    "its",
+    "other",
+    "time",
+    "these",
+    "two",
+    "may",
+    "then",
+    "do",
+    "first",
+    "any",
+    "new",
+    "like",
+    "our",
+    "over",
+    "such",
+    "also",
+    "after",
+    "most",
+    "made",
+    "through",
+    "where",
+    "years",
+    "should",
+    "between",
+    "each",
+    "well",
+]
 
 FOLLOW = 0.55  # chance that a word is one of its predecessor's favourite followers
 FOLLOWERS = 24
@@ -38,7 +119,12 @@ def vocabulary(size: int = 60_000, seed: int = 7) -> list[str]:
     seen = set(words)
     while len(words) < size:
         syllables = rnd.choice((1, 2, 2, 3, 3, 3, 4))
-        word = "".join(rnd.choice(_CONSONANTS) + rnd.choice(_VOWELS) + (rnd.choice(_CONSONANTS) if rnd.random() < 0.3 else "") for _ in range(syllables))
+        word = "".join(
+            rnd.choice(_CONSONANTS)
+            + rnd.choice(_VOWELS)
+            + (rnd.choice(_CONSONANTS) if rnd.random() < 0.3 else "")
+            for _ in range(syllables)
+        )
         if word not in seen:
             seen.add(word)
             words.append(word)
@@ -63,7 +149,9 @@ class Writer:
             if prev is not None and rnd.random() < FOLLOW:
                 followers = self._followers.get(prev)
                 if followers is None:
-                    followers = self._followers[prev] = rnd.choices(self.vocab, cum_weights=self.cum, k=FOLLOWERS)
+                    followers = self._followers[prev] = rnd.choices(
+                        self.vocab, cum_weights=self.cum, k=FOLLOWERS
+                    )
                 word = followers[min(int(rnd.expovariate(0.35)), FOLLOWERS - 1)]
             out.append(word)
             prev = word
@@ -105,13 +193,20 @@ class Writer:
             kind = rnd.random()
             if kind < 0.08:
                 items = [f"- {' '.join(self.words(rnd.randint(3, 10)))}" for _ in range(rnd.randint(2, 5))]
-                parts += items + [""]
+                parts += [*items, ""]
                 written += sum(len(i.split()) for i in items)
             elif kind < 0.12:
                 cols = rnd.randint(2, 4)
                 rows = ["| " + " | ".join(self.words(cols)) + " |", "|" + "---|" * cols]
-                rows += ["| " + " | ".join(f"{rnd.randint(1, 9999)}" if rnd.random() < 0.5 else w for w in self.words(cols)) + " |" for _ in range(rnd.randint(2, 6))]
-                parts += rows + [""]
+                rows += [
+                    "| "
+                    + " | ".join(
+                        f"{rnd.randint(1, 9999)}" if rnd.random() < 0.5 else w for w in self.words(cols)
+                    )
+                    + " |"
+                    for _ in range(rnd.randint(2, 6))
+                ]
+                parts += [*rows, ""]
                 written += len(rows) * cols
             else:
                 n = rnd.randint(40, 160)

@@ -31,8 +31,17 @@ KEY_HELP = (
 
 
 def _add_key_options(p: argparse.ArgumentParser, *, several: bool = False) -> None:
-    p.add_argument("--key", action="append", metavar="PASSPHRASE", help=KEY_HELP + (" (repeat for one per package)" if several else ""))
-    p.add_argument("--key-file", metavar="FILE", help="file holding the passphrase" + (" (one line per package, or one for all)" if several else ""))
+    p.add_argument(
+        "--key",
+        action="append",
+        metavar="PASSPHRASE",
+        help=KEY_HELP + (" (repeat for one per package)" if several else ""),
+    )
+    p.add_argument(
+        "--key-file",
+        metavar="FILE",
+        help="file holding the passphrase" + (" (one line per package, or one for all)" if several else ""),
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,18 +55,55 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("pack", help="pack a folder of Markdown, a file or a .jsonl into a package")
-    p.add_argument("--output", required=True, metavar="SOURCE", help="what conversion produced: a folder of Markdown, one Markdown file, or a .jsonl of records")
-    p.add_argument("--target", required=True, metavar="FILE", help="the .mdcx package to write (replaced atomically)")
+    p.add_argument(
+        "--output",
+        required=True,
+        metavar="SOURCE",
+        help="what conversion produced: a folder of Markdown, one Markdown file, or a .jsonl of records",
+    )
+    p.add_argument(
+        "--target", required=True, metavar="FILE", help="the .mdcx package to write (replaced atomically)"
+    )
     _add_key_options(p)
-    p.add_argument("--compression", choices=METHODS, default=DEFAULT_METHOD, help=f"body compression (default {DEFAULT_METHOD})")
-    p.add_argument("--fast", action="store_true", help=f"compress faster, less tightly (preset {FAST_PRESET})")
-    p.add_argument("--preset", type=int, choices=range(10), metavar="0-9", help="compression preset, 0 fastest to 9 smallest (overrides --fast)")
+    p.add_argument(
+        "--compression",
+        choices=METHODS,
+        default=DEFAULT_METHOD,
+        help=f"body compression (default {DEFAULT_METHOD})",
+    )
+    p.add_argument(
+        "--fast", action="store_true", help=f"compress faster, less tightly (preset {FAST_PRESET})"
+    )
+    p.add_argument(
+        "--preset",
+        type=int,
+        choices=range(10),
+        metavar="0-9",
+        help="compression preset, 0 fastest to 9 smallest (overrides --fast)",
+    )
     p.add_argument("--issuer", metavar="NAME", help="free-text issuer recorded in the header")
-    p.add_argument("--signing-key", metavar="HEX", help="Ed25519 private key (hex) to sign with; visible in the process table, prefer --signing-key-file")
-    p.add_argument("--signing-key-file", metavar="FILE", help="file holding the Ed25519 private key (hex), as printed by `mdcx keygen`")
+    p.add_argument(
+        "--signing-key",
+        metavar="HEX",
+        help="Ed25519 private key (hex) to sign with; visible in the process table, prefer --signing-key-file",
+    )
+    p.add_argument(
+        "--signing-key-file",
+        metavar="FILE",
+        help="file holding the Ed25519 private key (hex), as printed by `mdcx keygen`",
+    )
     p.add_argument("--dates", metavar="FILE", help="CSV of path,date[,provenance] giving each work's date")
-    p.add_argument("--date-from-mtime", action="store_true", help="date undated documents by their file's modification time")
-    p.add_argument("--quotes", choices=("document", "boundary"), default="document", help="how far a quoted phrase may reach across passage cuts (default document)")
+    p.add_argument(
+        "--date-from-mtime",
+        action="store_true",
+        help="date undated documents by their file's modification time",
+    )
+    p.add_argument(
+        "--quotes",
+        choices=("document", "boundary"),
+        default="document",
+        help="how far a quoted phrase may reach across passage cuts (default document)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress line")
 
@@ -75,7 +121,12 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="rebuild the packed folder, attachments included, byte for byte")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--target", required=True, metavar="DIR", help="folder to write into (must not already hold the files)")
+    p.add_argument(
+        "--target",
+        required=True,
+        metavar="DIR",
+        help="folder to write into (must not already hold the files)",
+    )
     p.add_argument("--overwrite", action="store_true", help="replace files that already exist under --target")
     _add_key_options(p)
     p.add_argument("--json", action="store_true", help="print as JSON")
@@ -107,8 +158,12 @@ def _signing_key(args: argparse.Namespace) -> SigningKey | None:
         try:
             text = Path(args.signing_key_file).read_text(encoding="utf-8")
         except OSError as exc:
-            raise SignatureError(f"cannot read the signing key file {args.signing_key_file} ({exc.strerror or exc})") from None
-        lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+            raise SignatureError(
+                f"cannot read the signing key file {args.signing_key_file} ({exc.strerror or exc})"
+            ) from None
+        lines = [
+            line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
+        ]
         private = [line.split(":", 1)[-1].strip() for line in lines if not line.lower().startswith("public")]
         if not private:
             raise SignatureError(f"the signing key file {args.signing_key_file} holds no key")
@@ -156,7 +211,14 @@ def cmd_info(args: argparse.Namespace) -> int:
 
     header = read_header(args.file)
     intact = body_intact(args.file)
-    data = {"path": header.path, "kind": header.kind, "file_bytes": header.file_bytes, "intact": intact, "signed": header.signed, "header": header.fields}
+    data = {
+        "path": header.path,
+        "kind": header.kind,
+        "file_bytes": header.file_bytes,
+        "intact": intact,
+        "signed": header.signed,
+        "header": header.fields,
+    }
     _emit(args, data, _render.info(header, intact))
     return 0
 
@@ -190,7 +252,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     (key,) = _keys(args, 1)
     with Package(args.file, key) as pkg:
         report = export(pkg, args.target, overwrite=args.overwrite)
-    _emit(args, report.to_json(), f"exported {report.files:,} files ({report.bytes:,} bytes) into {report.target}")
+    _emit(
+        args,
+        report.to_json(),
+        f"exported {report.files:,} files ({report.bytes:,} bytes) into {report.target}",
+    )
     return 0
 
 
@@ -279,7 +345,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: still one line, unless asked for more
         if os.environ.get("MDCX_DEBUG"):
             raise
-        _fail(f"internal error ({type(exc).__name__}: {exc}); set MDCX_DEBUG=1 for details and please report it")
+        _fail(
+            f"internal error ({type(exc).__name__}: {exc}); set MDCX_DEBUG=1 for details and please report it"
+        )
         return EXIT_ERROR
 
 

@@ -26,7 +26,7 @@ DEFAULT_PRESET = 6
 FAST_PRESET = 1
 BLOCK_SIZES = {"zstd": 64 * 1024, "lzma": 1024 * 1024}
 DICTIONARY_BYTES = 112 * 1024
-_DICTIONARY_MIN_INPUT = 4 * 1024 * 1024
+_DICTIONARY_MIN_INPUT = 1024 * 1024
 
 # ``--preset 0-9`` is one scale for both methods; for zstd it maps onto levels
 # with similar trade-offs (0 is "fastest", 9 is "smallest").

@@ -86,13 +86,17 @@ def read_raw_header(path: Path) -> RawHeader:
                         "upgrade mdcx-format"
                     )
                 if length > MAX_HEADER_BYTES or _PREAMBLE.size + length > size:
-                    raise CorruptPackage(f"{path.name}: the header length is impossible; the file is damaged or truncated")
+                    raise CorruptPackage(
+                        f"{path.name}: the header length is impossible; the file is damaged or truncated"
+                    )
                 raw = fh.read(length)
                 return RawHeader("mdcx2", parse_header(raw), _PREAMBLE.size + length, size)
             if start[:4] == LEGACY_MAGIC and len(start) >= 9 and start[8:9] == b"{":
                 (length,) = struct.unpack("<I", start[4:8])
                 if length > MAX_HEADER_BYTES or 8 + length > size:
-                    raise CorruptPackage(f"{path.name}: the header length is impossible; the file is damaged or truncated")
+                    raise CorruptPackage(
+                        f"{path.name}: the header length is impossible; the file is damaged or truncated"
+                    )
                 fh.seek(8)
                 raw = fh.read(length)
                 return RawHeader("legacy", parse_header(raw), 8 + length, size)
@@ -143,7 +147,9 @@ def _blocks(fh: BinaryIO, block_size: int) -> Iterator[bytes]:
         yield chunk
 
 
-def _bounded_map(fn: Callable[[bytes], bytes], items: Iterator[bytes], workers: int) -> Iterator[tuple[bytes, bytes]]:
+def _bounded_map(
+    fn: Callable[[bytes], bytes], items: Iterator[bytes], workers: int
+) -> Iterator[tuple[bytes, bytes]]:
     """Like ``Executor.map`` but never more than a few blocks in flight."""
     if workers <= 1:
         for item in items:
@@ -182,7 +188,9 @@ def write_package(
     block_size = block_size or compression.block_size
     count = -(-db_size // block_size)
     with open(database, "rb") as db:
-        dictionary = train_dictionary(compression, lambda offset, length: _read_at(db, offset, length), db_size)
+        dictionary = train_dictionary(
+            compression, lambda offset, length: _read_at(db, offset, length), db_size
+        )
     header = dict(header)
     header.update(
         {
@@ -264,7 +272,7 @@ class _RandomAccess:
     """Positional reads that several threads may issue at once."""
 
     def __init__(self, path: Path):
-        self._fh = open(path, "rb", buffering=0)
+        self._fh = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by close()
         self._lock = threading.Lock()
         self._pread = getattr(os, "pread", None)  # absent on Windows
 
@@ -315,9 +323,13 @@ class SealedBody:
             self.size = int(header["database_bytes"])
             method = header["compression"]["method"]
         except (KeyError, TypeError, ValueError):
-            raise NotAPackage(f"{path.name}: the header lacks the block layout; the file is damaged") from None
+            raise NotAPackage(
+                f"{path.name}: the header lacks the block layout; the file is damaged"
+            ) from None
         if not (512 <= self.block_size <= _MAX_BLOCK_SIZE) or self.count != -(-self.size // self.block_size):
-            raise CorruptPackage(f"{path.name}: the header's block layout is inconsistent; the file was altered")
+            raise CorruptPackage(
+                f"{path.name}: the header's block layout is inconsistent; the file was altered"
+            )
         self._hh = header_hash(header)
         self._key = body_key(master, header)
         self._file = _RandomAccess(path)
@@ -341,7 +353,10 @@ class SealedBody:
         table_offset, table_len, _zero, end = _TRAILER.unpack(trailer)
         if end != END_MAGIC:
             raise CorruptPackage("the package is truncated or has bytes appended: its trailer is missing")
-        if table_offset < raw.body_offset or table_offset + _RECORD.size + table_len + _TRAILER.size != raw.file_size:
+        if (
+            table_offset < raw.body_offset
+            or table_offset + _RECORD.size + table_len + _TRAILER.size != raw.file_size
+        ):
             raise CorruptPackage("the package's trailer points outside the body; the file is damaged")
         (prefix,) = _RECORD.unpack(self._file.read_at(_RECORD.size, table_offset))
         if prefix != table_len:
@@ -368,7 +383,9 @@ class SealedBody:
         if extra:
             offset, sealed_len, _plain = entries.pop(0)
             record = self._file.read_at(_RECORD.size + sealed_len, offset)
-            self.dictionary = _crypto.unseal(self._key, _nonce(2, 0), record[_RECORD.size :], _dictionary_aad(self._hh))
+            self.dictionary = _crypto.unseal(
+                self._key, _nonce(2, 0), record[_RECORD.size :], _dictionary_aad(self._hh)
+            )
         return entries
 
     def _load(self, index: int) -> bytes:
@@ -381,7 +398,9 @@ class SealedBody:
                 self._key, _nonce(0, index), record[_RECORD.size :], _block_aad(self._hh, index, self.count)
             )
         except DecryptionError:
-            raise CorruptPackage(f"block {index} fails authentication; the file was altered or damaged") from None
+            raise CorruptPackage(
+                f"block {index} fails authentication; the file was altered or damaged"
+            ) from None
         plain = self._inflate(packed)
         if len(plain) != plain_len:
             raise CorruptPackage(f"block {index} inflates to the wrong size; the file was altered")

@@ -56,13 +56,11 @@ class KdfParams:
             raise UnsupportedVersion("the key-derivation parameters in the header are not integers")
         if n < 2 or n & (n - 1) or n.bit_length() - 1 > _MAX_LOG2_N:
             raise UnsupportedVersion(
-                f"scrypt N={n} is not a power of two up to 2**{_MAX_LOG2_N}; "
-                "this reader refuses it"
+                f"scrypt N={n} is not a power of two up to 2**{_MAX_LOG2_N}; this reader refuses it"
             )
         if not (1 <= r <= 64 and 1 <= p <= 16) or self.memory > _MAX_MEMORY:
             raise UnsupportedVersion(
-                f"scrypt r={r}, p={p} would need {self.memory >> 20} MiB; "
-                "this reader allows at most 1024 MiB"
+                f"scrypt r={r}, p={p} would need {self.memory >> 20} MiB; this reader allows at most 1024 MiB"
             )
         if len(self.salt) < 16:
             raise UnsupportedVersion("the key-derivation salt in the header is shorter than 16 bytes")
@@ -134,9 +132,7 @@ def unseal(key: bytes, nonce: bytes, sealed: bytes, aad: bytes | None) -> bytes:
     try:
         return cipher.decrypt_and_verify(sealed[:-TAG_BYTES], sealed[-TAG_BYTES:])
     except ValueError:
-        raise DecryptionError(
-            "decryption failed: the key is wrong or the data was altered"
-        ) from None
+        raise DecryptionError("decryption failed: the key is wrong or the data was altered") from None
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ _FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _NoAliasLoader(yaml.SafeLoader):
-    def compose_node(self, parent, index):  # noqa: ANN001 - yaml's signature
+    def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.get_event()
             raise yaml.constructor.ConstructorError(
@@ -69,7 +69,7 @@ def split_front_matter(text: str) -> tuple[FrontMatter, str]:
         # An alias needs an anchor (``&``); only then pay for the pure-Python
         # loader that refuses aliases.  Both loaders are safe loaders.
         loader = _NoAliasLoader if "&" in inner else _FastLoader
-        data = yaml.load(inner, Loader=loader)  # noqa: S506
+        data = yaml.load(inner, Loader=loader)
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return FrontMatter(raw, {}, f"front matter is not valid YAML ({reason}); ignored"), body

@@ -73,6 +73,6 @@ def encode_header(header: dict) -> bytes:
 
 def require(header: dict, key: str, kind: type | tuple[type, ...]) -> Any:
     value = header.get(key)
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         raise NotAPackage(f"the package header lacks a valid {key!r}; it is not a usable .mdcx file")
     return value

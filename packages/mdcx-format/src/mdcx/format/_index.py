@@ -91,7 +91,12 @@ def tf_factors(k1: float = K1, b: float = B) -> list[list[float]]:
     """``table[tf][bucket]``: BM25's tf factor for a passage in length bucket ``bucket``."""
     rows = [[0.0] * 256]
     for tf in range(1, 256):
-        rows.append([tf * (k1 + 1) / (tf + k1 * (1 - b + b * max(bucket, 1) / BUCKETS_PER_MEAN)) for bucket in range(256)])
+        rows.append(
+            [
+                tf * (k1 + 1) / (tf + k1 * (1 - b + b * max(bucket, 1) / BUCKETS_PER_MEAN))
+                for bucket in range(256)
+            ]
+        )
     return rows
 
 
@@ -190,9 +195,12 @@ class IndexBuilder:
 
         for batch in _batches(rows(), 2000):
             con.executemany("INSERT INTO term(term, id, df, cf) VALUES(?, ?, ?, ?)", (r[:4] for r in batch))
-            con.executemany("INSERT INTO posting(id, ids, tfs) VALUES(?, ?, ?)", ((r[1], r[4], r[5]) for r in batch))
             con.executemany(
-                "INSERT INTO posting_top(id, ids, tfs) VALUES(?, ?, ?)", ((r[1], r[6], r[7]) for r in batch if r[6])
+                "INSERT INTO posting(id, ids, tfs) VALUES(?, ?, ?)", ((r[1], r[4], r[5]) for r in batch)
+            )
+            con.executemany(
+                "INSERT INTO posting_top(id, ids, tfs) VALUES(?, ?, ?)",
+                ((r[1], r[6], r[7]) for r in batch if r[6]),
             )
         con.execute("INSERT INTO layout(name, data) VALUES('length_buckets', ?)", (buckets,))
         self.close()
@@ -218,7 +226,9 @@ def _top(ids: array.array, tfs: bytes, buckets: bytes, factors: list[list[float]
     """The TOP_SIZE postings with the highest tf factor, as (ids, tfs), best first."""
     keys = [factors[tf][buckets[p]] for p, tf in zip(ids, tfs)]
     floor = heapq.nlargest(TOP_SIZE, keys)[-1]
-    best = sorted((i for i, k in enumerate(keys) if k >= floor), key=keys.__getitem__, reverse=True)[:TOP_SIZE]
+    best = sorted((i for i, k in enumerate(keys) if k >= floor), key=keys.__getitem__, reverse=True)[
+        :TOP_SIZE
+    ]
     return le_bytes(array.array("I", (ids[i] for i in best))), bytes(tfs[i] for i in best)
 
 

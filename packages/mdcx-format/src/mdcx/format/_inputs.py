@@ -75,7 +75,9 @@ def _from_file(path: Path, relative: str) -> SourceDocument | Skipped:
         return Skipped(name, f"cannot be read ({exc.strerror or exc})")
     decoded = decode(data)
     if decoded is None:
-        return Skipped(name, "not UTF-8 (or UTF-16/32 with a byte-order mark) text; convert it with mdcx-convert")
+        return Skipped(
+            name, "not UTF-8 (or UTF-16/32 with a byte-order mark) text; convert it with mdcx-convert"
+        )
     text, encoding = decoded
     return SourceDocument(name, text, encoding, len(data), mtime)
 
@@ -104,7 +106,10 @@ def _walk(root: Path) -> Iterator[SourceDocument | Skipped]:
             elif path.is_symlink():
                 yield Skipped("@/" + rel, "symbolic link, not followed")
             elif path.suffix.lower() not in MARKDOWN_SUFFIXES:
-                yield Skipped("@/" + rel, f"not Markdown ({path.suffix or 'no extension'}); convert it first with mdcx-convert")
+                yield Skipped(
+                    "@/" + rel,
+                    f"not Markdown ({path.suffix or 'no extension'}); convert it first with mdcx-convert",
+                )
             else:
                 yield _from_file(path, rel)
 
@@ -125,13 +130,13 @@ def _from_jsonl(path: Path) -> Iterator[SourceDocument | Skipped]:
                 continue
             text = record.get("text")
             if not isinstance(text, str):
-                yield Skipped(where, "has no \"text\" string")
+                yield Skipped(where, 'has no "text" string')
                 continue
             relative = record.get("path")
             if relative is None and isinstance(record.get("id"), str | int):
                 relative = f"{record['id']}.md"
             if not isinstance(relative, str):
-                yield Skipped(where, "has no \"path\" (or \"id\")")
+                yield Skipped(where, 'has no "path" (or "id")')
                 continue
             try:
                 name = portable(check_relative(relative))

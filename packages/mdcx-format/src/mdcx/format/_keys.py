@@ -36,7 +36,9 @@ def read_key_file(path: str | Path) -> list[str]:
     while lines and lines[-1] == "":
         lines.pop()
     if not lines or any(line == "" for line in lines):
-        raise PassphraseError(f"the key file {path} is empty or has an empty line; put one passphrase per line")
+        raise PassphraseError(
+            f"the key file {path} is empty or has an empty line; put one passphrase per line"
+        )
     return lines
 
 
@@ -55,7 +57,9 @@ def _spread(keys: list[str], count: int, where: str) -> list[str]:
         return keys * count
     if len(keys) == count:
         return keys
-    raise PassphraseError(f"{where} gives {len(keys)} passphrases for {count} packages; give one, or one per package")
+    raise PassphraseError(
+        f"{where} gives {len(keys)} passphrases for {count} packages; give one, or one per package"
+    )
 
 
 def keys_for(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import lzma
-
 import re
 import unicodedata
 from collections import defaultdict
@@ -57,14 +56,18 @@ def _hex(header: dict, key: str, length: int) -> bytes:
 def open_legacy(path: Path, raw: RawHeader, passphrase: str) -> apsw.Connection:
     header = raw.header
     if header.get("file_format") != "mdcx" or header.get("version") != 1:
-        raise UnsupportedVersion(f"{path.name}: unknown first-generation header (version {header.get('version')!r})")
+        raise UnsupportedVersion(
+            f"{path.name}: unknown first-generation header (version {header.get('version')!r})"
+        )
     if header.get("encryption", "AES-256-GCM") != "AES-256-GCM":
         raise UnsupportedVersion(f"{path.name}: cipher {header.get('encryption')!r} is not supported")
     salt = _hex(header, "salt", 16)
     nonce = _hex(header, "nonce", 12)
     body = _body(path, raw)
     if hashlib.sha256(body).hexdigest() != header.get("body_digest"):
-        raise CorruptPackage(f"{path.name}: the body does not match the header's digest; the file was altered or truncated")
+        raise CorruptPackage(
+            f"{path.name}: the body does not match the header's digest; the file was altered or truncated"
+        )
     # scrypt(2**15, 8, 1) is compiled into the first-generation reader (its header's
     # parameters are informational), over the passphrase's bytes as typed.
     key = _crypto.derive_key(passphrase, _crypto.KdfParams(1 << 15, 8, 1, salt), normalise=False)
@@ -83,7 +86,7 @@ def open_legacy(path: Path, raw: RawHeader, passphrase: str) -> apsw.Connection:
     try:
         con.deserialize("main", data)
         script(con, "PRAGMA temp_store=MEMORY; PRAGMA query_only=1")
-        con.execute("SELECT count(*) FROM sqlite_schema").get
+        con.execute("SELECT count(*) FROM sqlite_schema").fetchall()
     except apsw.Error as exc:
         con.close()
         raise CorruptPackage(f"{path.name}: the decrypted body is not a database ({exc})") from None
@@ -106,7 +109,17 @@ def legacy_documents(pkg: Package, *, attachments: bool = True):
         pkg, "SELECT id, name, pseudopath, dated, dated_from, source FROM document ORDER BY id"
     ):
         direction = {"RECEIVED": "received", "SENT": "sent"}.get(source or "")
-        yield DocumentInfo(doc_id, path or PREFIX + f"{name}.md", name, dated, dated_from, direction, False, counts.get(doc_id, 0), 0)
+        yield DocumentInfo(
+            doc_id,
+            path or PREFIX + f"{name}.md",
+            name,
+            dated,
+            dated_from,
+            direction,
+            False,
+            counts.get(doc_id, 0),
+            0,
+        )
     if attachments and _has(pkg, "attachment"):
         for att_id, name, path in _rows(pkg, "SELECT id, name, pseudopath FROM attachment ORDER BY id"):
             yield DocumentInfo(-att_id, path or PREFIX + f"{name}.md", name, None, None, None, True, 0, 0)
@@ -133,7 +146,10 @@ def legacy_document(pkg: Package, info: DocumentInfo) -> Document:
         text = _rows(pkg, "SELECT text FROM attachment WHERE id = ?", (-info.id,))[0][0] or ""
     else:
         text = "\n\n".join(
-            r[0] or "" for r in _rows(pkg, "SELECT text FROM passage WHERE document_id = ? ORDER BY position", (info.id,))
+            r[0] or ""
+            for r in _rows(
+                pkg, "SELECT text FROM passage WHERE document_id = ? ORDER BY position", (info.id,)
+            )
         )
     return Document(info, text, {}, "utf-8")
 
@@ -171,7 +187,9 @@ def legacy_verification(path: Path, raw: RawHeader, public_key: bytes):
 
 _ACCENTS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20F0), (0xFE20, 0xFE2F))
 _ACCENT_TABLE = {cp: None for a, b in _ACCENTS for cp in range(a, b + 1)}
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " "})
+_QUOTES = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " "}
+)
 _UNSPACED = (
     "\u0e00-\u0e7f\u0e80-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff"
     "\u3400-\u4dbf\u4e00-\u9fff\ua980-\ua9df\uac00-\ud7af\uf900-\ufaff"
@@ -210,8 +228,12 @@ class LegacyLexicon:
         self._pkg = pkg
         con = pkg.con
         con.execute("PRAGMA query_only=0")
-        con.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mdcx_rows USING fts5vocab(main, passage_fts, row)")
-        con.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mdcx_inst USING fts5vocab(main, passage_fts, instance)")
+        con.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.mdcx_rows USING fts5vocab(main, passage_fts, row)"
+        )
+        con.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.mdcx_inst USING fts5vocab(main, passage_fts, instance)"
+        )
         con.execute("PRAGMA query_only=1")
         rows = _rows(pkg, "SELECT id, document_id, coalesce(tokens, 0) FROM passage")
         self.passages = len(rows)
@@ -251,5 +273,3 @@ class LegacyLexicon:
 
     def document_of(self, passage_id: int) -> int:
         return self._doc[passage_id]
-
-

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import _tokenize
 from ._errors import UnsupportedVersion
-from ._index import B, BUCKETS_PER_MEAN, K1, decode_ids, le_array, tf_factors
+from ._index import BUCKETS_PER_MEAN, K1, B, decode_ids, le_array, tf_factors
 
 POSTING_BUDGET = 20_000
 PROBE_CANDIDATES = 1_000
@@ -41,7 +41,10 @@ class Lexicon:
     def __init__(self, package) -> None:
         self._pkg = package
         rules = package.meta.get("tokenizer") or {}
-        if rules.get("name") != _tokenize.TOKENIZER_NAME or rules.get("version", 0) > _tokenize.TOKENIZER_VERSION:
+        if (
+            rules.get("name") != _tokenize.TOKENIZER_NAME
+            or rules.get("version", 0) > _tokenize.TOKENIZER_VERSION
+        ):
             raise UnsupportedVersion(
                 f"{package.name} was indexed with tokenizer {rules.get('name')} {rules.get('version')}, "
                 "which this reader does not know; upgrade mdcx-format"
@@ -50,7 +53,9 @@ class Lexicon:
         self.passages = int(stats.get("passages", 0))
         self.mean_tokens = float(stats.get("mean_passage_tokens", 0.0))
         if stats.get("buckets_per_mean", BUCKETS_PER_MEAN) != BUCKETS_PER_MEAN:
-            raise UnsupportedVersion(f"{package.name} quantises passage lengths in a way this reader does not know")
+            raise UnsupportedVersion(
+                f"{package.name} quantises passage lengths in a way this reader does not know"
+            )
         self._factors = tf_factors(float(stats.get("k1", K1)), float(stats.get("b", B)))
         layout = dict(package.execute("SELECT name, data FROM layout"))
         self._starts = le_array(layout.get("document_starts", b""))
@@ -127,7 +132,9 @@ class Lexicon:
         single = [weight * f for f in factors[1]]
         if tfs.count(1) == len(tfs):  # the usual case: every tf is 1, stay in C
             return map(single.__getitem__, map(buckets.__getitem__, ids))
-        return (single[buckets[p]] if tf == 1 else weight * factors[tf][buckets[p]] for p, tf in zip(ids, tfs))
+        return (
+            single[buckets[p]] if tf == 1 else weight * factors[tf][buckets[p]] for p, tf in zip(ids, tfs)
+        )
 
     # -- scoring -------------------------------------------------------------------------------
 

@@ -83,7 +83,9 @@ def _blocks(body: str) -> list[_Block]:
         atx = _ATX.match(line)
         if atx:
             title = (atx.group(2) or "").strip()
-            blocks.append(_Block(start, start + len(line), "heading", _weight(title), len(atx.group(1)), title))
+            blocks.append(
+                _Block(start, start + len(line), "heading", _weight(title), len(atx.group(1)), title)
+            )
             i += 1
             continue
         fence = _FENCE.match(line)
@@ -201,5 +203,7 @@ def _merge_tail(pieces: list[Piece]) -> list[Piece]:
     if len(pieces) >= 2:
         last, prev = pieces[-1], pieces[-2]
         if last.heading == prev.heading and (last.end - last.start) < 200 and (prev.end - prev.start) < 4000:
-            pieces[-2:] = [Piece(prev.start, last.end, prev.page, last.last_page or prev.last_page, prev.heading)]
+            pieces[-2:] = [
+                Piece(prev.start, last.end, prev.page, last.last_page or prev.last_page, prev.heading)
+            ]
     return pieces

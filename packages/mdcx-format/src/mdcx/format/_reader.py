@@ -68,14 +68,28 @@ def body_intact(path: str | Path) -> bool:
 def kdf_of(header: dict) -> _crypto.KdfParams:
     kdf = header.get("kdf")
     if not isinstance(kdf, dict) or kdf.get("name") != "scrypt":
-        raise UnsupportedVersion("the package uses a key derivation this reader does not know; upgrade mdcx-format")
+        raise UnsupportedVersion(
+            "the package uses a key derivation this reader does not know; upgrade mdcx-format"
+        )
     try:
         return _crypto.KdfParams(kdf["n"], kdf["r"], kdf["p"], bytes.fromhex(kdf["salt"]))
     except (KeyError, TypeError, ValueError):
         raise CorruptPackage("the header's key-derivation parameters are malformed") from None
 
 
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_hex(value: object, length: int) -> bool:
+    return isinstance(value, str) and len(value) == length and set(value) <= _HEX
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _check_v2(raw: RawHeader, path: Path) -> None:
+    """Refuse a header whose fields could not have been written by a v2 writer."""
     header = raw.header
     if header.get("format") != FORMAT_NAME or header.get("version") != FORMAT_VERSION:
         raise UnsupportedVersion(
@@ -84,8 +98,34 @@ def _check_v2(raw: RawHeader, path: Path) -> None:
         )
     if header.get("cipher") != "AES-256-GCM":
         raise UnsupportedVersion(f"{path.name}: cipher {header.get('cipher')!r} is not supported")
-    if not isinstance(header.get("package_id"), str) or len(header["package_id"]) != 32:
-        raise CorruptPackage(f"{path.name}: the header has no valid package id")
+    compression = header.get("compression")
+    problems = [
+        name
+        for name, ok in (
+            ("package_id", _is_hex(header.get("package_id"), 32)),
+            ("body_digest", _is_hex(header.get("body_digest"), 64)),
+            ("block_size", _is_int(header.get("block_size"))),
+            ("blocks", _is_int(header.get("blocks"))),
+            ("database_bytes", _is_int(header.get("database_bytes"))),
+            (
+                "compression",
+                isinstance(compression, dict)
+                and isinstance(compression.get("method"), str)
+                and isinstance(compression.get("dictionary", False), bool),
+            ),
+            (
+                "signing",
+                header.get("signing") is None
+                or (isinstance(header["signing"], dict) and _is_hex(header["signing"].get("public_key"), 64)),
+            ),
+            ("signature", header.get("signature") is None or _is_hex(header["signature"], 128)),
+        )
+        if not ok
+    ]
+    if problems:
+        raise CorruptPackage(
+            f"{path.name}: the header's {', '.join(problems)} is malformed; the file was altered or damaged"
+        )
 
 
 @dataclass(frozen=True)
@@ -144,7 +184,9 @@ class Package:
                 self.meta = _schema.read_meta(self.con)
             except apsw.Error as exc:
                 self.close()
-                raise CorruptPackage(f"{self.path.name}: the database inside cannot be read ({exc})") from None
+                raise CorruptPackage(
+                    f"{self.path.name}: the database inside cannot be read ({exc})"
+                ) from None
             except BaseException:
                 self.close()
                 raise
@@ -164,6 +206,10 @@ class Package:
         self.close()
 
     def close(self) -> None:
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         con = getattr(self, "con", None)
         if con is not None:
             try:
@@ -187,14 +233,17 @@ class Package:
 
     def execute(self, sql: str, params: tuple | list = ()) -> list[tuple]:
         """Run a read-only statement and return all rows; errors become ``MdcxError``."""
-        if self.con is None:
-            raise MdcxError(f"{self.name} is closed")
-        try:
-            return list(self.con.execute(sql, params))
-        except MdcxError:
-            raise
-        except apsw.Error as exc:
-            raise CorruptPackage(f"{self.name}: the database inside cannot be read ({exc})") from None
+        # One connection, one statement at a time: apsw refuses concurrent use
+        # of a connection rather than waiting, so threads take turns here.
+        with self._lock:
+            if self.con is None:
+                raise MdcxError(f"{self.name} is closed")
+            try:
+                return list(self.con.execute(sql, params))
+            except MdcxError:
+                raise
+            except apsw.Error as exc:
+                raise CorruptPackage(f"{self.name}: the database inside cannot be read ({exc})") from None
 
     # -- documents ------------------------------------------------------------------------
 
@@ -226,13 +275,19 @@ class Package:
         if not candidates:
             candidates = self.execute(
                 f"SELECT {_DOC_COLUMNS} FROM document WHERE path LIKE ? ESCAPE '\\' OR path = ? OR title = ?",
-                ("%/" + wanted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_"), "@/" + wanted, wanted),
+                (
+                    "%/" + wanted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_"),
+                    "@/" + wanted,
+                    wanted,
+                ),
             )
         if not candidates:
             raise InputError(f"{self.name} has no document named {name!r}")
         if len(candidates) > 1:
             paths = ", ".join(r[1] for r in candidates[:5])
-            raise InputError(f"{name!r} names several documents in {self.name} ({paths}); give the portable path")
+            raise InputError(
+                f"{name!r} names several documents in {self.name} ({paths}); give the portable path"
+            )
         return _info(candidates[0])
 
     def document(self, name: str) -> Document:
@@ -246,9 +301,15 @@ class Package:
         )[0]
         if body is None:
             body = "".join(
-                r[0] for r in self.execute("SELECT text FROM passage WHERE document = ? ORDER BY position", (info.id,))
+                r[0]
+                for r in self.execute(
+                    "SELECT text FROM passage WHERE document = ? ORDER BY position", (info.id,)
+                )
             )
-        fields = {**split_front_matter(front_matter)[0].data, **(json.loads(record_json) if record_json else {})}
+        fields = {
+            **split_front_matter(front_matter)[0].data,
+            **(json.loads(record_json) if record_json else {}),
+        }
         return Document(info, front_matter + body, fields, encoding)
 
     def passages_of(self, ids: list[int]) -> dict[int, tuple]:
@@ -297,4 +358,3 @@ class Package:
 
 def open_package(path: str | Path, passphrase: str, **kwargs: Any) -> Package:
     return Package(path, passphrase, **kwargs)
-

@@ -19,11 +19,17 @@ def _size(n: float) -> str:
 
 
 def pack_report(r: PackReport) -> str:
-    lines = [f"packed {r.documents:,} documents" + (f" and {r.attachments:,} attachment{'s' if r.attachments != 1 else ''}" if r.attachments else "") + f" into {r.target}"]
+    lines = [
+        f"packed {r.documents:,} documents"
+        + (f" and {r.attachments:,} attachment{'s' if r.attachments != 1 else ''}" if r.attachments else "")
+        + f" into {r.target}"
+    ]
     lines.append(f"  passages     {r.passages:,}")
     lines.append(f"  size         {_size(r.bytes_out)} from {_size(r.bytes_in)} of Markdown ({r.ratio:.2f}x)")
     if r.largest:
-        lines.append(f"  largest      {r.largest.path}: {r.largest.passages:,} passages ({r.largest.share:.0%})")
+        lines.append(
+            f"  largest      {r.largest.path}: {r.largest.passages:,} passages ({r.largest.share:.0%})"
+        )
     phases = ", ".join(f"{k.replace('_', ' ')} {v:.1f}" for k, v in r.seconds_index_by_phase.items())
     lines.append(f"  time         index {r.seconds_index:.1f} s ({phases}), seal {r.seconds_seal:.1f} s")
     c = r.compression
@@ -45,13 +51,19 @@ def info(h: Header, intact: bool) -> str:
     lines = [h.path]
     if h.kind == "legacy":
         lines.append(f"  format       first-generation mdcx (version 1), created {f.get('created_utc', '?')}")
-        lines.append(f"  issuer       {f.get('issuer') or '(none)'}; {'signed' if h.signed else 'not signed'}")
+        lines.append(
+            f"  issuer       {f.get('issuer') or '(none)'}; {'signed' if h.signed else 'not signed'}"
+        )
         lines.append(f"  documents    {f.get('documents', '?')}, passages {f.get('passages', '?')}")
         lines.append(f"  language     {f.get('language') or 'unknown'}")
-        lines.append(f"  integrity    {'intact' if intact else 'ALTERED: the body does not match its digest'}")
+        lines.append(
+            f"  integrity    {'intact' if intact else 'ALTERED: the body does not match its digest'}"
+        )
         lines.append(f"  compression  {f.get('compression') or 'lzma'}")
         return "\n".join(lines)
-    lines.append(f"  format       mdcx {f.get('version')}, created {f.get('created')} by {f.get('generator')}")
+    lines.append(
+        f"  format       mdcx {f.get('version')}, created {f.get('created')} by {f.get('generator')}"
+    )
     signing = f"signed (Ed25519, public key {h.public_key})" if h.signed else "not signed"
     lines.append(f"  issuer       {f.get('issuer') or '(none)'}; {signing}")
     n_att = f.get("attachments") or 0
@@ -60,12 +72,21 @@ def info(h: Header, intact: bool) -> str:
     lines.append(f"  integrity    {'intact' if intact else 'ALTERED: the body does not match its digest'}")
     dated = f.get("dated_documents") or [0, f.get("documents", 0)]
     span = f.get("dated_range")
-    lines.append(f"  dates        {dated[0]:,} of {dated[1]:,} documents dated" + (f", {span[0]} to {span[1]}" if span else ""))
+    lines.append(
+        f"  dates        {dated[0]:,} of {dated[1]:,} documents dated"
+        + (f", {span[0]} to {span[1]}" if span else "")
+    )
     comp = f.get("compression") or {}
-    lines.append(f"  compression  {comp.get('method')} level {comp.get('level')}, {f.get('blocks')} blocks of {int(f.get('block_size', 0)) // 1024} KiB")
+    lines.append(
+        f"  compression  {comp.get('method')} level {comp.get('level')}, {f.get('blocks')} blocks of {int(f.get('block_size', 0)) // 1024} KiB"
+    )
     kdf = f.get("kdf") or {}
-    lines.append(f"  encryption   {f.get('cipher')}, scrypt N={kdf.get('n')} r={kdf.get('r')} p={kdf.get('p')}")
-    lines.append(f"  indexes      {', '.join(f.get('features') or [])}; quotations across cuts: {f.get('quotes')}")
+    lines.append(
+        f"  encryption   {f.get('cipher')}, scrypt N={kdf.get('n')} r={kdf.get('r')} p={kdf.get('p')}"
+    )
+    lines.append(
+        f"  indexes      {', '.join(f.get('features') or [])}; quotations across cuts: {f.get('quotes')}"
+    )
     conversion = f.get("conversion")
     if isinstance(conversion, dict) and conversion:
         summary = ", ".join(f"{k} {v}" for k, v in conversion.items() if isinstance(v, int | float | str))
@@ -90,7 +111,9 @@ def search_result(r: SearchResult) -> str:
         for p in d.passages:
             where = [f"passage {p.position + 1}"]
             if p.page is not None:
-                where.insert(0, f"page {p.page}" + (f"-{p.last_page}" if p.last_page and p.last_page != p.page else ""))
+                where.insert(
+                    0, f"page {p.page}" + (f"-{p.last_page}" if p.last_page and p.last_page != p.page else "")
+                )
             if p.heading:
                 where.append(p.heading)
             lines.append(f"   ({', '.join(where)})")

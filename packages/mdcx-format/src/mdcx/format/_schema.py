@@ -80,7 +80,9 @@ def create(con: apsw.Connection) -> None:
 
 
 def set_meta(con: apsw.Connection, key: str, value: Any) -> None:
-    con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, json.dumps(value, ensure_ascii=False)))
+    con.execute(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, json.dumps(value, ensure_ascii=False))
+    )
 
 
 def read_meta(con: apsw.Connection) -> dict[str, Any]:

@@ -121,7 +121,9 @@ def _plan(package: Package, query: str) -> _Plan:
         seen.add(term)
         members = [found[term]] if term in found else []
         if expand:
-            members += [m for m in engine.with_prefix(term) if m.term != term and engine.first_unit(m.term) == term]
+            members += [
+                m for m in engine.with_prefix(term) if m.term != term and engine.first_unit(m.term) == term
+            ]
         groups.append((term, members))
     return _Plan(package, engine, groups)
 
@@ -186,7 +188,7 @@ def search(
 def _materialise(plans: list[_Plan], chosen: list, per_document: int) -> list[DocumentHit]:
     wanted: dict[int, list[int]] = defaultdict(list)
     docs: dict[int, list[int]] = defaultdict(list)
-    for doc_score, index, doc_id, hits in chosen:
+    for _score, index, doc_id, hits in chosen:
         top = hits[0][0]
         keep = [pid for score, pid in hits[:per_document] if score >= 0.5 * top] or [hits[0][1]]
         wanted[index].extend(keep)
@@ -220,4 +222,3 @@ def _materialise(plans: list[_Plan], chosen: list, per_document: int) -> list[Do
             )
         )
     return out
-

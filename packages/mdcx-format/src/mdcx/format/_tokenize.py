@@ -76,7 +76,9 @@ _INVISIBLE = {0x00AD: None, 0x0640: None, 0x200C: None, 0x200D: None, 0x2060: No
 
 
 def _ranges_class(ranges: list[tuple[int, int]]) -> str:
-    return "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" if a != b else re.escape(chr(a)) for a, b in ranges)
+    return "".join(
+        f"{re.escape(chr(a))}-{re.escape(chr(b))}" if a != b else re.escape(chr(a)) for a, b in ranges
+    )
 
 
 def _collapse(points: list[int]) -> list[tuple[int, int]]:

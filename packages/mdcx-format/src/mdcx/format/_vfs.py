@@ -31,40 +31,40 @@ class _BodyFile:
     def __init__(self, body: RandomAccessBody):
         self._body = body
 
-    def xRead(self, amount: int, offset: int) -> bytes:  # noqa: N802 - apsw's names
+    def xRead(self, amount: int, offset: int) -> bytes:
         return self._body.read(amount, offset)
 
-    def xFileSize(self) -> int:  # noqa: N802
+    def xFileSize(self) -> int:
         return self._body.size
 
-    def xWrite(self, data: bytes, offset: int) -> None:  # noqa: N802
+    def xWrite(self, data: bytes, offset: int) -> None:
         raise apsw.ReadOnlyError("mdcx packages are read-only")
 
-    def xTruncate(self, size: int) -> None:  # noqa: N802
+    def xTruncate(self, size: int) -> None:
         raise apsw.ReadOnlyError("mdcx packages are read-only")
 
-    def xSync(self, flags: int) -> None:  # noqa: N802
+    def xSync(self, flags: int) -> None:
         pass
 
-    def xClose(self) -> None:  # noqa: N802
+    def xClose(self) -> None:
         pass
 
-    def xLock(self, level: int) -> None:  # noqa: N802
+    def xLock(self, level: int) -> None:
         pass
 
-    def xUnlock(self, level: int) -> None:  # noqa: N802
+    def xUnlock(self, level: int) -> None:
         pass
 
-    def xCheckReservedLock(self) -> bool:  # noqa: N802
+    def xCheckReservedLock(self) -> bool:
         return False
 
-    def xSectorSize(self) -> int:  # noqa: N802
+    def xSectorSize(self) -> int:
         return 4096
 
-    def xDeviceCharacteristics(self) -> int:  # noqa: N802
+    def xDeviceCharacteristics(self) -> int:
         return _IMMUTABLE
 
-    def xFileControl(self, op: int, pointer: int) -> bool:  # noqa: N802
+    def xFileControl(self, op: int, pointer: int) -> bool:
         return False
 
 
@@ -73,7 +73,7 @@ class _SealedVFS(apsw.VFS):
         super().__init__(VFS_NAME, base="")
         self.bodies: dict[str, RandomAccessBody] = {}
 
-    def xOpen(self, name, flags):  # noqa: N802
+    def xOpen(self, name, flags):
         filename = name.filename() if isinstance(name, apsw.URIFilename) else name
         body = self.bodies.get(filename)
         if body is None:
@@ -81,13 +81,13 @@ class _SealedVFS(apsw.VFS):
         flags[1] = apsw.SQLITE_OPEN_READONLY
         return _BodyFile(body)
 
-    def xFullPathname(self, name: str) -> str:  # noqa: N802
+    def xFullPathname(self, name: str) -> str:
         return name
 
-    def xAccess(self, pathname: str, flags: int) -> bool:  # noqa: N802
+    def xAccess(self, pathname: str, flags: int) -> bool:
         return pathname in self.bodies
 
-    def xDelete(self, filename: str, syncdir: bool) -> None:  # noqa: N802
+    def xDelete(self, filename: str, syncdir: bool) -> None:
         raise apsw.ReadOnlyError("mdcx packages are read-only")
 
 

@@ -32,7 +32,7 @@ from ._errors import InputError, MdcxError
 from ._frontmatter import split_front_matter
 from ._header import FORMAT_NAME, FORMAT_VERSION
 from ._index import IndexBuilder, le_bytes
-from ._inputs import SourceDocument, Skipped, conversion_summary, iter_sources
+from ._inputs import Skipped, SourceDocument, conversion_summary, iter_sources
 from ._passages import cut_passages
 from ._paths import direction_of, relative_of
 from ._version import generator
@@ -101,7 +101,11 @@ class PackReport:
             "warnings": list(self.warnings),
             "largest_contributor": None
             if self.largest is None
-            else {"path": self.largest.path, "passages": self.largest.passages, "share": round(self.largest.share, 4)},
+            else {
+                "path": self.largest.path,
+                "passages": self.largest.passages,
+                "share": round(self.largest.share, 4),
+            },
             "bytes_in": self.bytes_in,
             "bytes_out": self.bytes_out,
             "ratio": round(self.ratio, 4),
@@ -194,7 +198,7 @@ class PackageWriter:
             _schema.script(
                 self._con,
                 f"PRAGMA page_size={_schema.PAGE_SIZE}; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA locking_mode=EXCLUSIVE"
+                "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA locking_mode=EXCLUSIVE",
             )
             _schema.create(self._con)
             self._con.execute("BEGIN")
@@ -326,9 +330,11 @@ class PackageWriter:
         con, index = self._con, self._index
         assert con is not None and index is not None
         t0 = time.perf_counter()
-        bounds = list(con.execute(
-            "SELECT first_passage, id FROM document WHERE attachment = 0 AND passages > 0 ORDER BY first_passage"
-        ))
+        bounds = list(
+            con.execute(
+                "SELECT first_passage, id FROM document WHERE attachment = 0 AND passages > 0 ORDER BY first_passage"
+            )
+        )
         con.executemany(
             "INSERT INTO layout(name, data) VALUES(?, ?)",
             [

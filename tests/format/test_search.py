@@ -1,0 +1,116 @@
+"""Plain BM25 by document, over one package or several as one corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.format import FAST_KDF, KEY, write
+from mdcx.format import Package, PackOptions, QueryError, pack, search
+
+
+def _package(tmp_path: Path, name: str, docs: dict[str, str]) -> Path:
+    root = tmp_path / f"src-{name}"
+    for path, text in docs.items():
+        write(root, path, text)
+    target = tmp_path / f"{name}.mdcx"
+    pack(root, target, KEY, PackOptions(kdf=FAST_KDF))
+    return target
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    docs = {
+        f"filler/{i}.md": f"# Filler {i}\n\nGeneral remarks number {i} about nothing in particular."
+        for i in range(30)
+    }
+    docs["pumps.md"] = (
+        "# Pumps\n\nCentrifugal pumps move water.\n\n## Priming\n\nA centrifugal pump must be primed.\n\n"
+        "## Seals\n\nCentrifugal pump seals wear out."
+    )
+    docs["mention.md"] = "# Misc\n\nOne centrifugal fan, mentioned once, among other things to discuss here."
+    return _package(tmp_path, "corpus", docs)
+
+
+def test_ranks_documents_and_carries_provenance(corpus: Path) -> None:
+    with Package(corpus, KEY) as pkg:
+        result = search([pkg], "centrifugal pump", limit=3)
+    top = result.documents[0]
+    assert top.document == "@/pumps.md" and top.rank == 1 and top.package == "corpus.mdcx"
+    assert top.passages and all(p.text for p in top.passages)
+    assert top.passages[0].heading is not None and top.passages[0].position >= 0
+    assert result.documents[1].document == "@/mention.md"
+    assert result.warning is None and not result.unknown_terms
+
+
+def test_short_terms_are_searchable(corpus: Path, tmp_path: Path) -> None:
+    target = _package(
+        tmp_path, "short", {"a.md": "The AI model runs on 5G; pH 7; 10 units.", "b.md": "Nothing here."}
+    )
+    with Package(target, KEY) as pkg:
+        for q in ("AI", "5G", "pH", "10"):
+            assert search([pkg], q).documents[0].document == "@/a.md", q
+
+
+def test_unknown_terms_and_no_answer(corpus: Path) -> None:
+    with Package(corpus, KEY) as pkg:
+        result = search([pkg], "zeppelin airship")
+        assert not result.documents
+        assert result.unknown_terms == {"corpus.mdcx": ("zeppelin", "airship")}
+        assert "none of the question's words" in result.warning
+        partial = search([pkg], "zeppelin pumps")
+        assert partial.unknown_terms == {"corpus.mdcx": ("zeppelin",)}
+        assert partial.documents
+
+
+@pytest.mark.parametrize("query", ["", "   ", "!!! ??? ...", "x" * 30_000])
+def test_unusable_questions(corpus: Path, query: str) -> None:
+    with Package(corpus, KEY) as pkg, pytest.raises(QueryError):
+        search([pkg], query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "'; DROP TABLE passage; --",
+        'pump" OR 1=1 --',
+        "pump) UNION SELECT * FROM meta",
+        "NEAR(pump seals)",
+        "pump*",
+    ],
+)
+def test_sql_like_questions_are_just_words(corpus: Path, query: str) -> None:
+    with Package(corpus, KEY) as pkg:
+        result = search([pkg], query)
+        assert pkg.execute("SELECT count(*) FROM passage")[0][0] > 0
+    assert all(d.document.startswith("@/") for d in result.documents)
+
+
+def test_long_question_uses_every_sentence(corpus: Path) -> None:
+    with Package(corpus, KEY) as pkg:
+        result = search([pkg], "I have a question about something. What about the seals? Do they wear out?")
+    assert result.documents[0].document == "@/pumps.md"
+
+
+def test_statistics_are_combined_across_packages(tmp_path: Path) -> None:
+    # "valve" is common in the large package and rare in the small one; with
+    # per-package statistics the small package's one mention would win.
+    big = {f"v{i}.md": f"valve report {i}: the valve was replaced" for i in range(60)}
+    big["turbine.md"] = "turbine and valve inspection, turbine turbine"
+    small = {"note.md": "a valve", "other.md": "unrelated text about lunch"}
+    a, b = _package(tmp_path, "big", big), _package(tmp_path, "small", small)
+    with Package(a, KEY) as pa, Package(b, KEY) as pb:
+        result = search([pa, pb], "turbine valve")
+        assert result.documents[0].document == "@/turbine.md"
+        # scores from both packages are on one scale
+        by_pkg = {d.package for d in search([pa, pb], "valve", limit=100).documents}
+        assert by_pkg == {"big.mdcx", "small.mdcx"}
+
+
+def test_any_script_question(corpus: Path) -> None:
+    with Package(corpus, KEY) as pkg:
+        for q in ("ポンプ", "насос", "مضخة", "ㅎ", "पंप"):
+            result = search([pkg], q)
+            assert not result.documents and result.warning
+        with pytest.raises(QueryError, match="no words"):
+            search([pkg], "🚰 ✔")
