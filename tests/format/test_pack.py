@@ -311,3 +311,24 @@ def test_conversion_summary_goes_into_header(collection: Path, tmp_path: Path, f
     report = pack(collection, target, KEY, fast)
     assert read_header(target).fields["conversion"] == {"converted": 5, "coverage": 0.998}
     assert all("_mdcx" not in s.path for s in report.skipped)
+
+
+def test_spilling_postings_gives_the_same_index(tmp_path: Path, fast: PackOptions, monkeypatch) -> None:
+    from mdcx.format import _index
+
+    root = tmp_path / "c"
+    for i in range(60):
+        write(root, f"d{i:02}.md", f"# Doc {i}\n\n" + " ".join(f"w{(i * 7 + j) % 97}" for j in range(300)))
+    whole, spilled = tmp_path / "whole.mdcx", tmp_path / "spilled.mdcx"
+    pack(root, whole, KEY, fast)
+    monkeypatch.setattr(_index, "_SPILL_TOKENS", 500)  # spill every couple of documents
+    pack(root, spilled, KEY, fast)
+
+    def index(path: Path) -> list[tuple]:
+        with Package(path, KEY) as pkg:
+            return pkg.execute(
+                "SELECT t.term, t.df, t.cf, p.ids, p.tfs FROM term t JOIN posting p ON p.id = t.id ORDER BY t.term"
+            )
+
+    assert index(whole) == index(spilled)
+    assert len(index(whole)) == 97 + 60 + 1  # w0..w96, the numbers 0..59 and "doc"

@@ -27,7 +27,7 @@ import operator
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from itertools import accumulate
+from itertools import accumulate, groupby
 from pathlib import Path
 
 import apsw
@@ -101,14 +101,21 @@ def tf_factors(k1: float = K1, b: float = B) -> list[list[float]]:
 
 
 def _collapse(repeated: array.array) -> tuple[array.array, bytes]:
-    """Passage ids with one entry per occurrence -> unique ids and term frequencies."""
-    unique = array.array("I", dict.fromkeys(repeated))
-    if len(unique) == len(repeated):
-        return unique, b"\x01" * len(unique)
-    counts = Counter(repeated)
-    if max(counts.values()) < 256:
-        return unique, bytes(map(counts.__getitem__, unique))
-    return unique, bytes(min(counts[p], 255) for p in unique)
+    """Ascending passage ids, one entry per occurrence -> unique ids and term frequencies."""
+    if len(repeated) < 1_000_000:
+        unique = array.array("I", dict.fromkeys(repeated))
+        if len(unique) == len(repeated):
+            return unique, b"\x01" * len(unique)
+        counts = Counter(repeated)
+        if max(counts.values()) < 256:
+            return unique, bytes(map(counts.__getitem__, unique))
+        return unique, bytes(min(counts[p], 255) for p in unique)
+    # Very long lists: no dictionary as large as the list.
+    unique, tfs = array.array("I"), bytearray()
+    for pid, group in groupby(repeated):
+        unique.append(pid)
+        tfs.append(min(sum(1 for _ in group), 255))
+    return unique, bytes(tfs)
 
 
 class IndexBuilder:
@@ -143,35 +150,42 @@ class IndexBuilder:
             script(
                 self._spill,
                 "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
-                "CREATE TABLE spill(term TEXT, seq INTEGER, ids BLOB, PRIMARY KEY(term, seq)) WITHOUT ROWID",
+                "CREATE TABLE spill(term TEXT, seq INTEGER, ids BLOB, tfs BLOB, PRIMARY KEY(term, seq)) WITHOUT ROWID",
             )
         seq = self._spills
+
+        def rows() -> Iterator[tuple]:
+            for term in sorted(self._postings):
+                ids, tfs = _collapse(self._postings.pop(term))
+                yield term, seq, le_bytes(ids), tfs
+
         with self._spill:
-            self._spill.executemany(
-                "INSERT INTO spill VALUES(?, ?, ?)",
-                ((t, seq, le_bytes(ids)) for t, ids in sorted(self._postings.items())),
-            )
+            self._spill.executemany("INSERT INTO spill VALUES(?, ?, ?, ?)", rows())
         self._spills += 1
         self._postings = {}
         self._pending = 0
 
-    def _merged(self) -> Iterator[tuple[str, array.array]]:
-        """Every term with its passage ids (one per occurrence), terms in order."""
+    def _merged(self) -> Iterator[tuple[str, array.array, bytes]]:
+        """Every term with its unique passage ids and tfs, terms in order.
+
+        A passage never straddles two spills, so a term's spills concatenate.
+        """
         if self._spill is None:
             for term in sorted(self._postings):
-                yield term, self._postings[term]
+                yield (term, *_collapse(self._postings.pop(term)))
             return
         if self._postings:
             self._spill_postings()
-        current, ids = None, array.array("I")
-        for term, blob in self._spill.execute("SELECT term, ids FROM spill ORDER BY term, seq"):
+        current, ids, tfs = None, array.array("I"), bytearray()
+        for term, ids_blob, tfs_blob in self._spill.execute("SELECT term, ids, tfs FROM spill ORDER BY term, seq"):
             if term != current:
                 if current is not None:
-                    yield current, ids
-                current, ids = term, array.array("I")
-            ids.extend(le_array(blob))
+                    yield current, ids, bytes(tfs)
+                current, ids, tfs = term, array.array("I"), bytearray()
+            ids.extend(le_array(ids_blob))
+            tfs.extend(tfs_blob)
         if current is not None:
-            yield current, ids
+            yield current, ids, bytes(tfs)
 
     def finish(self, con: apsw.Connection) -> dict:
         """Write ``term``, ``posting`` and the length buckets into ``con``; return statistics."""
@@ -185,13 +199,12 @@ class IndexBuilder:
 
         def rows() -> Iterator[tuple]:
             nonlocal terms
-            for term_id, (term, repeated) in enumerate(self._merged()):
+            for term_id, (term, ids, tfs) in enumerate(self._merged()):
                 terms += 1
-                ids, tfs = _collapse(repeated)
                 top_ids = top_tfs = None
                 if len(ids) > TOP_MIN_DF:
                     top_ids, top_tfs = _top(ids, tfs, buckets, factors)
-                yield term, term_id, len(ids), len(repeated), encode_ids(ids), tfs, top_ids, top_tfs
+                yield term, term_id, len(ids), sum(tfs), encode_ids(ids), tfs, top_ids, top_tfs
 
         for batch in _batches(rows(), 2000):
             con.executemany("INSERT INTO term(term, id, df, cf) VALUES(?, ?, ?, ?)", (r[:4] for r in batch))
@@ -224,11 +237,9 @@ class IndexBuilder:
 
 def _top(ids: array.array, tfs: bytes, buckets: bytes, factors: list[list[float]]) -> tuple[bytes, bytes]:
     """The TOP_SIZE postings with the highest tf factor, as (ids, tfs), best first."""
-    keys = [factors[tf][buckets[p]] for p, tf in zip(ids, tfs)]
+    keys = array.array("f", (factors[tf][buckets[p]] for p, tf in zip(ids, tfs)))
     floor = heapq.nlargest(TOP_SIZE, keys)[-1]
-    best = sorted((i for i, k in enumerate(keys) if k >= floor), key=keys.__getitem__, reverse=True)[
-        :TOP_SIZE
-    ]
+    best = sorted((i for i, k in enumerate(keys) if k >= floor), key=keys.__getitem__, reverse=True)[:TOP_SIZE]
     return le_bytes(array.array("I", (ids[i] for i in best))), bytes(tfs[i] for i in best)
 
 
