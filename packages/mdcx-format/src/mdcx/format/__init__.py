@@ -29,7 +29,7 @@ from ._errors import (
     UnsupportedVersion,
 )
 from ._export import ExportReport, export
-from ._inputs import Skipped, SourceDocument
+from ._inputs import CONVERSION_FOLDER, RUN_INDEX, Skipped, SourceDocument
 from ._keys import keys_for, read_key_file
 from ._passages import page_marker
 from ._reader import Document, DocumentInfo, Header, Package, body_intact, open_package, read_header
@@ -39,6 +39,8 @@ from ._version import __version__
 from ._writer import Contributor, PackageWriter, PackOptions, PackReport, pack
 
 __all__ = [
+    "CONVERSION_FOLDER",
+    "RUN_INDEX",
     "Compression",
     "Contributor",
     "CorruptPackage",

@@ -19,7 +19,9 @@ from ._errors import InputError
 from ._paths import check_relative, portable
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
-# Conversion writes its run records here; pack reads the summary, not the files.
+# Conversion keeps its records (run index, summaries, lossless backups) in this
+# folder at the top of its output; pack never packs it, and copies the
+# ``summary`` object of ``RUN_INDEX`` into the package header.
 CONVERSION_FOLDER = "_mdcx"
 RUN_INDEX = "run.json"
 
