@@ -33,7 +33,8 @@ from ._inputs import CONVERSION_FOLDER, RUN_INDEX, Skipped, SourceDocument
 from ._keys import keys_for, read_key_file
 from ._passages import page_marker
 from ._reader import Document, DocumentInfo, Header, Package, body_intact, open_package, read_header
-from ._search import DocumentHit, PassageHit, SearchResult, search
+from ._results import DocumentHit, PassageHit, SearchResult
+from ._search import search
 from ._signing import KeyPair, Verification, generate_keypair, verify
 from ._version import __version__
 from ._writer import Contributor, PackageWriter, PackOptions, PackReport, pack

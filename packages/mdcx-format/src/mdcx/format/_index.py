@@ -38,6 +38,7 @@ K1 = 1.2
 B = 0.75
 TOP_MIN_DF = 4096  # terms in more passages than this get a top list
 TOP_SIZE = 1024
+PREFIX_LETTERS = 5  # query words match words sharing their first five letters (see _lexical)
 BUCKETS_PER_MEAN = 32  # passage length quantised to 1/32 of the mean
 _SPILL_TOKENS = 8_000_000
 _LITTLE = sys.byteorder == "little"
@@ -226,6 +227,7 @@ class IndexBuilder:
             "b": B,
             "buckets_per_mean": BUCKETS_PER_MEAN,
             "top_min_df": TOP_MIN_DF,
+            "prefix_letters": PREFIX_LETTERS,
         }
 
     def close(self) -> None:

@@ -25,6 +25,13 @@ from ._index import BUCKETS_PER_MEAN, K1, B, decode_ids, le_array, tf_factors
 
 POSTING_BUDGET = 20_000
 PROBE_CANDIDATES = 1_000
+# Morphology without a language-specific stemmer: a word of five letters or
+# more also matches, as one pseudo-term, every word that starts with its first
+# five letters (measured on NTREX in 36 languages and on Cranfield; see
+# docs/architecture.md).  A prefix too common to afford is left out.
+PREFIX_LETTERS = 5
+PREFIX_MAX_TERMS = 300
+PREFIX_MAX_POSTINGS = 30_000
 _DECODED_CACHE_BYTES = 16 * 1024 * 1024
 _CACHE_MIN_POSTINGS = 2048
 
@@ -35,6 +42,18 @@ class TermInfo:
     df: int
     cf: int
     term_id: int
+
+
+@dataclass(frozen=True)
+class PrefixGroup:
+    """Every word starting with ``prefix``, as one term: summed tf per passage."""
+
+    prefix: str
+    tfs: dict[int, int]
+
+    @property
+    def df(self) -> int:
+        return len(self.tfs)
 
 
 class Lexicon:
@@ -57,6 +76,7 @@ class Lexicon:
                 f"{package.name} quantises passage lengths in a way this reader does not know"
             )
         self._factors = tf_factors(float(stats.get("k1", K1)), float(stats.get("b", B)))
+        self._prefix_letters = int(stats.get("prefix_letters", 0))
         layout = dict(package.execute("SELECT name, data FROM layout"))
         self._starts = le_array(layout.get("document_starts", b""))
         self._doc_ids = le_array(layout.get("document_ids", b""))
@@ -74,6 +94,12 @@ class Lexicon:
     @staticmethod
     def first_unit(term: str) -> str:
         return _tokenize.first_unit(term)
+
+    def prefix_of(self, term: str) -> str | None:
+        """The prefix a query word also matches by (see PREFIX_LETTERS), or None."""
+        if self._prefix_letters and len(term) >= self._prefix_letters and _tokenize.is_word(term):
+            return term[: self._prefix_letters]
+        return None
 
     def lookup(self, terms: list[str]) -> dict[str, TermInfo]:
         found: dict[str, TermInfo] = {}
@@ -96,6 +122,22 @@ class Lexicon:
                 (prefix, upper, limit),
             )
         ]
+
+    def prefix_group(self, prefix: str) -> PrefixGroup | None:
+        """The words of this package that start with ``prefix``, or None when too many to afford."""
+        rows = self._pkg.execute(
+            "SELECT id, df FROM term WHERE term >= ? AND term < ? LIMIT ?",
+            (prefix, prefix + "\U0010ffff", PREFIX_MAX_TERMS + 1),
+        )
+        if len(rows) > PREFIX_MAX_TERMS or sum(df for _, df in rows) > PREFIX_MAX_POSTINGS:
+            return None
+        tfs: dict[int, int] = {}
+        get = tfs.get
+        for term_id, df in rows:
+            ids, counts = self.postings(TermInfo("", df, 0, term_id))
+            for pid, tf in zip(ids, counts):
+                tfs[pid] = get(pid, 0) + tf
+        return PrefixGroup(prefix, tfs)
 
     # -- postings ------------------------------------------------------------------------------
 
@@ -138,19 +180,30 @@ class Lexicon:
 
     # -- scoring -------------------------------------------------------------------------------
 
-    def score(self, weights: dict[TermInfo, float], *, budget: int = POSTING_BUDGET) -> dict[int, float]:
+    def score(
+        self,
+        weights: dict[TermInfo, float],
+        groups: list[tuple[PrefixGroup, float]] = (),
+        *,
+        budget: int = POSTING_BUDGET,
+    ) -> dict[int, float]:
         """Passage id -> BM25 score over a bounded candidate set (see the module docstring)."""
         acc: dict[int, float] = {}
+        factors, buckets = self._factors, self._buckets
+        for group, weight in groups:  # already gathered: their cost was paid when planning
+            get = acc.get
+            for pid, tf in group.tfs.items():
+                acc[pid] = get(pid, 0.0) + weight * factors[tf if tf < 256 else 255][buckets[pid]]
         spent = 0
         deferred: list[tuple[TermInfo, float]] = []
         for info, weight in sorted(weights.items(), key=lambda kv: kv[0].df):
             if weight <= 0:
                 continue
-            if spent + info.df <= budget or (not acc and not deferred and info.df <= budget):
+            if spent + info.df <= budget or (not spent and not deferred and info.df <= budget):
                 ids, tfs = self.postings(info)
                 values = self._contributions(ids, tfs, weight)
                 if not acc:
-                    acc = dict(zip(ids, values))
+                    acc = dict(zip(ids, values))  # the first list: build, do not merge
                 else:
                     get = acc.get
                     for pid, value in zip(ids, values):
@@ -170,7 +223,6 @@ class Lexicon:
                 acc[pid] = get(pid, 0.0) + value
             credited.append(set(top[0]))
         best = strongest(acc, PROBE_CANDIDATES)
-        factors, buckets = self._factors, self._buckets
         for (info, weight), done in zip(deferred, credited):
             ids, tfs = self.postings(info)
             n = len(ids)

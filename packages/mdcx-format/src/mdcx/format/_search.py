@@ -12,84 +12,29 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ._errors import QueryError
 from ._index import idf
 from ._lexical import strongest
 from ._reader import Package
+from ._results import DocumentHit, PassageHit, SearchResult
 
 MAX_QUERY_CHARS = 20_000
 MAX_QUERY_TERMS = 256
 PASSAGES_PER_PACKAGE = 400
+PREFIX_WEIGHT = 1.0
 SECOND_PASSAGE_WEIGHT = 0.3
 THIRD_PASSAGE_WEIGHT = 0.1
 
 
-@dataclass(frozen=True)
-class PassageHit:
-    passage: int
-    position: int
-    page: int | None
-    last_page: int | None
-    heading: str | None
-    text: str
-    score: float
-
-    def to_json(self) -> dict:
-        return {
-            "passage": self.passage,
-            "position": self.position,
-            "page": self.page,
-            "last_page": self.last_page,
-            "heading": self.heading,
-            "text": self.text,
-            "score": round(self.score, 4),
-        }
+def document_score(passage_scores: list[float]) -> float:
+    """A document's score from its passages' scores, best first."""
+    s = [*passage_scores[:3], 0.0, 0.0]
+    return s[0] + SECOND_PASSAGE_WEIGHT * s[1] + THIRD_PASSAGE_WEIGHT * s[2]
 
 
-@dataclass(frozen=True)
-class DocumentHit:
-    rank: int
-    package: str
-    document: str
-    title: str | None
-    score: float
-    dated: str | None
-    dated_from: str | None
-    direction: str | None
-    passages: tuple[PassageHit, ...]
-
-    def to_json(self) -> dict:
-        return {
-            "rank": self.rank,
-            "package": self.package,
-            "document": self.document,
-            "title": self.title,
-            "score": round(self.score, 4),
-            "dated": self.dated,
-            "dated_from": self.dated_from,
-            "direction": self.direction,
-            "passages": [p.to_json() for p in self.passages],
-        }
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    query: str
-    documents: tuple[DocumentHit, ...]
-    unknown_terms: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    warning: str | None = None
-    mode: str = "lexical"
-
-    def to_json(self) -> dict:
-        return {
-            "query": self.query,
-            "mode": self.mode,
-            "warning": self.warning,
-            "unknown_terms": {k: list(v) for k, v in self.unknown_terms.items()},
-            "documents": [d.to_json() for d in self.documents],
-        }
+DOC_SCORE = document_score
 
 
 def display_text(text: str) -> str:
@@ -104,7 +49,8 @@ def display_text(text: str) -> str:
 class _Plan:
     package: Package
     engine: object
-    groups: list[tuple[str, list]]  # (query term, [TermInfo ...])
+    groups: list[tuple[str, list]]  # (query term, [TermInfo ...]): one weight for all members
+    prefixes: list  # PrefixGroup per eligible query word
 
 
 def _plan(package: Package, query: str) -> _Plan:
@@ -125,7 +71,13 @@ def _plan(package: Package, query: str) -> _Plan:
                 m for m in engine.with_prefix(term) if m.term != term and engine.first_unit(m.term) == term
             ]
         groups.append((term, members))
-    return _Plan(package, engine, groups)
+    prefixes = []
+    for prefix in dict.fromkeys(engine.prefix_of(term) for term, expand in terms if not expand):
+        if prefix:
+            group = engine.prefix_group(prefix)
+            if group is not None and group.df:
+                prefixes.append(group)
+    return _Plan(package, engine, groups, prefixes)
 
 
 def search(
@@ -146,12 +98,17 @@ def search(
     if not any(plan.groups for plan in plans):
         raise QueryError("the question has no words to search for (only punctuation or symbols)")
 
+    # Corpus statistics over every package, so that scores compare across them.
     total_passages = sum(plan.engine.passages for plan in plans)
     group_df: dict[str, int] = defaultdict(int)
+    prefix_df: dict[str, int] = defaultdict(int)
     for plan in plans:
         for term, members in plan.groups:
             group_df[term] += sum(m.df for m in members)
+        for group in plan.prefixes:
+            prefix_df[group.prefix] += group.df
     weights = {t: idf(min(df, total_passages), total_passages) for t, df in group_df.items() if df}
+    prefix_weights = {p: PREFIX_WEIGHT * idf(min(df, total_passages), total_passages) for p, df in prefix_df.items()}
 
     unknown: dict[str, tuple[str, ...]] = {}
     candidates: list[tuple[float, int, int, list[tuple[float, int]]]] = []
@@ -162,16 +119,14 @@ def search(
         term_weights = {m: weights[t] for t, members in plan.groups for m in members if t in weights}
         if not term_weights:
             continue
-        scores = plan.engine.score(term_weights)
+        scores = plan.engine.score(term_weights, [(g, prefix_weights[g.prefix]) for g in plan.prefixes])
         best = [(pid, scores[pid]) for pid in strongest(scores, PASSAGES_PER_PACKAGE)]
         by_doc: dict[int, list[tuple[float, int]]] = defaultdict(list)
         for pid, score in best:
             by_doc[plan.engine.document_of(pid)].append((score, pid))
         for doc_id, hits in by_doc.items():
             hits.sort(reverse=True)
-            s = [h[0] for h in hits[:3]] + [0.0, 0.0]
-            doc_score = s[0] + SECOND_PASSAGE_WEIGHT * s[1] + THIRD_PASSAGE_WEIGHT * s[2]
-            candidates.append((doc_score, index, doc_id, hits))
+            candidates.append((DOC_SCORE([h[0] for h in hits]), index, doc_id, hits))
 
     chosen = heapq.nlargest(limit, candidates, key=lambda c: (c[0], -c[1], -c[2]))
     documents = _materialise(plans, chosen, passages_per_document)

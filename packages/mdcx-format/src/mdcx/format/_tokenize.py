@@ -211,6 +211,13 @@ def first_unit(term: str) -> str:
     return _units(term)[0] if term else term
 
 
+def is_word(term: str) -> bool:
+    """Letters and marks only, in a script written with spaces (no digits, no units)."""
+    if term.isascii():
+        return term.isalpha()
+    return not is_unspaced(term) and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in term)
+
+
 def is_unspaced(term: str) -> bool:
     """Whether ``term`` is a character unit (or pair) of a script written without spaces."""
     return not term.isascii() and _tables().unspaced.search(term) is not None
