@@ -261,7 +261,11 @@ class LegacyLexicon:
     def with_prefix(self, prefix: str, limit: int = 200) -> list[TermInfo]:
         return []
 
-    def score(self, weights: dict[TermInfo, float], **_: object) -> dict[int, float]:
+    @staticmethod
+    def prefix_of(term: str) -> None:
+        return None  # first-generation packages answer by their own words only
+
+    def score(self, weights: dict[TermInfo, float], groups: object = (), **_: object) -> dict[int, float]:
         acc: dict[int, float] = defaultdict(float)
         for info, weight in weights.items():
             tfs: dict[int, int] = defaultdict(int)
