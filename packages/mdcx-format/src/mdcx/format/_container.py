@@ -21,10 +21,12 @@ is sealed the same way (nonce ``(2, 0)``) and listed first in the table.
 
 from __future__ import annotations
 
+import array
 import hashlib
 import io
 import os
 import struct
+import sys
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
@@ -56,7 +58,10 @@ _PREAMBLE = struct.Struct("<8sHHI")
 _TRAILER = struct.Struct("<QII8s")
 _RECORD = struct.Struct("<I")
 _TABLE_HEAD = struct.Struct("<8sII")  # magic, block count, flags (1: dictionary entry first)
-_ENTRY = struct.Struct("<QII32s")
+# The table is columnar (offsets u64, sealed lengths u32, plain lengths u32,
+# SHA-256 leaves), so opening a package of any size decodes it with a few
+# array copies and hashes the leaves in one call.
+_ENTRY_BYTES = 8 + 4 + 4 + 32
 
 DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
 _MAX_BLOCK_SIZE = 16 * 1024 * 1024
@@ -131,12 +136,24 @@ def body_key(master: bytes, header: dict) -> bytes:
     return _crypto.subkey(master, b"mdcx/2 body", bytes.fromhex(header["package_id"]))
 
 
-def _digest(leaves: list[bytes], table_leaf: bytes) -> str:
-    h = hashlib.sha256(b"mdcx/2 body\0")
-    for leaf in leaves:
-        h.update(leaf)
-    h.update(table_leaf)
-    return h.hexdigest()
+def _digest_of(leaves: bytes, table_leaf: bytes) -> str:
+    """SHA-256 over every record's leaf (in file order) and the sealed table's."""
+    return hashlib.sha256(b"mdcx/2 body\0" + leaves + table_leaf).hexdigest()
+
+
+def _le(values: array.array) -> bytes:
+    if sys.byteorder == "big":
+        values = array.array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
+
+
+def _from_le(code: str, data: bytes) -> array.array:
+    values = array.array(code)
+    values.frombytes(data)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
 
 
 # --------------------------------------------------------------------------- writing
@@ -217,7 +234,7 @@ def write_package(
     out.write(placeholder)
     offset = _PREAMBLE.size + len(placeholder)
 
-    entries: list[bytes] = []
+    offsets, sealed_lens, plain_lens = array.array("Q"), array.array("I"), array.array("I")
     leaves: list[bytes] = []
 
     def record(sealed: bytes, plain_len: int) -> None:
@@ -226,7 +243,9 @@ def write_package(
         out.write(sealed)
         leaf = hashlib.sha256(sealed).digest()
         leaves.append(leaf)
-        entries.append(_ENTRY.pack(offset, len(sealed), plain_len, leaf))
+        offsets.append(offset)
+        sealed_lens.append(len(sealed))
+        plain_lens.append(plain_len)
         offset += _RECORD.size + len(sealed)
 
     if dictionary is not None:
@@ -241,14 +260,15 @@ def write_package(
     if blocks != count:
         raise CorruptPackage("the database changed size while it was being sealed")
     flags = 1 if dictionary is not None else 0
-    table = _TABLE_HEAD.pack(TABLE_MAGIC, count, flags) + b"".join(entries)
+    columns = [_le(offsets), _le(sealed_lens), _le(plain_lens), b"".join(leaves)]
+    table = _TABLE_HEAD.pack(TABLE_MAGIC, count, flags) + b"".join(columns)
     sealed_table = _crypto.seal(key, _nonce(1, 0), table, _table_aad(hh, count))
     table_offset = offset
     out.write(_RECORD.pack(len(sealed_table)))
     out.write(sealed_table)
     out.write(_TRAILER.pack(table_offset, len(sealed_table), 0, END_MAGIC))
 
-    header["body_digest"] = _digest(leaves, hashlib.sha256(sealed_table).digest())
+    header["body_digest"] = _digest_of(b"".join(leaves), hashlib.sha256(sealed_table).digest())
     if signing_key is not None:
         header["signature"] = signing_key.sign(signed_message(header)).hex()
     final = encode_header(header)
@@ -335,7 +355,7 @@ class SealedBody:
         self._file = _RandomAccess(path)
         self.dictionary: bytes | None = None
         try:
-            self._entries = self._read_table(raw, header)
+            self._read_table(raw, header)
         except BaseException:
             self._file.close()
             raise
@@ -346,7 +366,7 @@ class SealedBody:
         self._lock = threading.Lock()
         self.blocks_read = 0
 
-    def _read_table(self, raw: RawHeader, header: dict) -> list[tuple[int, int, int]]:
+    def _read_table(self, raw: RawHeader, header: dict) -> None:
         if raw.file_size < raw.body_offset + _TRAILER.size:
             raise CorruptPackage("the package is truncated: its trailer is missing")
         trailer = self._file.read_at(_TRAILER.size, raw.file_size - _TRAILER.size)
@@ -365,31 +385,30 @@ class SealedBody:
         table = _crypto.unseal(self._key, _nonce(1, 0), sealed, _table_aad(self._hh, self.count))
         magic, count, flags = _TABLE_HEAD.unpack_from(table)
         extra = 1 if flags & 1 else 0
+        n = count + extra
         if (
             magic != TABLE_MAGIC
             or count != self.count
             or flags & ~1
             or bool(extra) != bool(header["compression"].get("dictionary"))
-            or len(table) != _TABLE_HEAD.size + (count + extra) * _ENTRY.size
+            or len(table) != _TABLE_HEAD.size + n * _ENTRY_BYTES
         ):
             raise CorruptPackage("the block table is malformed")
-        entries, leaves = [], []
-        for offset, sealed_len, plain_len, leaf in _ENTRY.iter_unpack(table[_TABLE_HEAD.size :]):
-            entries.append((offset, sealed_len, plain_len))
-            leaves.append(leaf)
-        if _digest(leaves, hashlib.sha256(sealed).digest()) != header.get("body_digest"):
+        at = _TABLE_HEAD.size
+        offsets = _from_le("Q", table[at : at + 8 * n])
+        sealed_lens = _from_le("I", table[at + 8 * n : at + 12 * n])
+        plain_lens = _from_le("I", table[at + 12 * n : at + 16 * n])
+        leaves = table[at + 16 * n :]
+        if _digest_of(leaves, hashlib.sha256(sealed).digest()) != header.get("body_digest"):
             raise CorruptPackage("the header's body digest does not match the body; the file was altered")
         _check_signature_field(header)
         if extra:
-            offset, sealed_len, _plain = entries.pop(0)
-            record = self._file.read_at(_RECORD.size + sealed_len, offset)
-            self.dictionary = _crypto.unseal(
-                self._key, _nonce(2, 0), record[_RECORD.size :], _dictionary_aad(self._hh)
-            )
-        return entries
+            record = self._file.read_at(_RECORD.size + sealed_lens[0], offsets[0])
+            self.dictionary = _crypto.unseal(self._key, _nonce(2, 0), record[_RECORD.size :], _dictionary_aad(self._hh))
+        self._offsets, self._sealed_lens, self._plain_lens = offsets[extra:], sealed_lens[extra:], plain_lens[extra:]
 
     def _load(self, index: int) -> bytes:
-        offset, sealed_len, plain_len = self._entries[index]
+        offset, sealed_len, plain_len = self._offsets[index], self._sealed_lens[index], self._plain_lens[index]
         record = self._file.read_at(_RECORD.size + sealed_len, offset)
         if _RECORD.unpack_from(record)[0] != sealed_len:
             raise CorruptPackage(f"block {index} is not where the block table says; the file is damaged")
@@ -406,6 +425,12 @@ class SealedBody:
             raise CorruptPackage(f"block {index} inflates to the wrong size; the file was altered")
         self.blocks_read += 1
         return plain
+
+    def authenticate_all(self) -> int:
+        """Authenticate and inflate every block (bypassing the cache); returns how many."""
+        for index in range(self.count):
+            self._load(index)
+        return self.count
 
     def block(self, index: int) -> bytes:
         with self._lock:
@@ -473,4 +498,4 @@ def walk_digest(path: Path, raw: RawHeader, chunk: int = 1 << 20) -> str | None:
             leaves.append(h.digest())
         if fh.read(_TRAILER.size + 1).__len__() != _TRAILER.size:
             return None
-    return _digest(leaves[:-1], leaves[-1])
+    return _digest_of(b"".join(leaves[:-1]), leaves[-1])

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ._errors import QueryError
 from ._index import idf
 from ._lexical import strongest
+from ._phrase import PhraseFilter, quoted_phrases
 from ._reader import Package
 from ._results import DocumentHit, PassageHit, SearchResult
 
@@ -94,6 +95,7 @@ def search(
         raise QueryError(f"the question is {len(query)} characters long; ask in at most {MAX_QUERY_CHARS}")
     if limit < 1:
         raise QueryError("limit must be at least 1")
+    phrases = quoted_phrases(query)
     plans = [_plan(p, query) for p in packages]
     if not any(plan.groups for plan in plans):
         raise QueryError("the question has no words to search for (only punctuation or symbols)")
@@ -120,7 +122,11 @@ def search(
         if not term_weights:
             continue
         scores = plan.engine.score(term_weights, [(g, prefix_weights[g.prefix]) for g in plan.prefixes])
-        best = [(pid, scores[pid]) for pid in strongest(scores, PASSAGES_PER_PACKAGE)]
+        if phrases:
+            one_cut = plan.package.meta.get("quotes") == "boundary"
+            best = PhraseFilter(plan.package, plan.engine, phrases, one_cut).keep(scores, limit)
+        else:
+            best = [(pid, scores[pid]) for pid in strongest(scores, PASSAGES_PER_PACKAGE)]
         by_doc: dict[int, list[tuple[float, int]]] = defaultdict(list)
         for pid, score in best:
             by_doc[plan.engine.document_of(pid)].append((score, pid))
