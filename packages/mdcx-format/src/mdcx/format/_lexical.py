@@ -23,7 +23,7 @@ from . import _tokenize
 from ._errors import UnsupportedVersion
 from ._index import BUCKETS_PER_MEAN, K1, B, decode_ids, le_array, tf_factors
 
-POSTING_BUDGET = 20_000
+POSTING_BUDGET = 10_000
 PROBE_CANDIDATES = 1_000
 # Morphology without a language-specific stemmer: a word of five letters or
 # more also matches, as one pseudo-term, every word that starts with its first
