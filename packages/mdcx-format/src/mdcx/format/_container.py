@@ -404,11 +404,21 @@ class SealedBody:
         _check_signature_field(header)
         if extra:
             record = self._file.read_at(_RECORD.size + sealed_lens[0], offsets[0])
-            self.dictionary = _crypto.unseal(self._key, _nonce(2, 0), record[_RECORD.size :], _dictionary_aad(self._hh))
-        self._offsets, self._sealed_lens, self._plain_lens = offsets[extra:], sealed_lens[extra:], plain_lens[extra:]
+            self.dictionary = _crypto.unseal(
+                self._key, _nonce(2, 0), record[_RECORD.size :], _dictionary_aad(self._hh)
+            )
+        self._offsets, self._sealed_lens, self._plain_lens = (
+            offsets[extra:],
+            sealed_lens[extra:],
+            plain_lens[extra:],
+        )
 
     def _load(self, index: int) -> bytes:
-        offset, sealed_len, plain_len = self._offsets[index], self._sealed_lens[index], self._plain_lens[index]
+        offset, sealed_len, plain_len = (
+            self._offsets[index],
+            self._sealed_lens[index],
+            self._plain_lens[index],
+        )
         record = self._file.read_at(_RECORD.size + sealed_len, offset)
         if _RECORD.unpack_from(record)[0] != sealed_len:
             raise CorruptPackage(f"block {index} is not where the block table says; the file is damaged")

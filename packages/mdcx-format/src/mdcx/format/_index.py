@@ -178,7 +178,9 @@ class IndexBuilder:
         if self._postings:
             self._spill_postings()
         current, ids, tfs = None, array.array("I"), bytearray()
-        for term, ids_blob, tfs_blob in self._spill.execute("SELECT term, ids, tfs FROM spill ORDER BY term, seq"):
+        for term, ids_blob, tfs_blob in self._spill.execute(
+            "SELECT term, ids, tfs FROM spill ORDER BY term, seq"
+        ):
             if term != current:
                 if current is not None:
                     yield current, ids, bytes(tfs)
@@ -241,7 +243,9 @@ def _top(ids: array.array, tfs: bytes, buckets: bytes, factors: list[list[float]
     """The TOP_SIZE postings with the highest tf factor, as (ids, tfs), best first."""
     keys = array.array("f", (factors[tf][buckets[p]] for p, tf in zip(ids, tfs)))
     floor = heapq.nlargest(TOP_SIZE, keys)[-1]
-    best = sorted((i for i, k in enumerate(keys) if k >= floor), key=keys.__getitem__, reverse=True)[:TOP_SIZE]
+    best = sorted((i for i, k in enumerate(keys) if k >= floor), key=keys.__getitem__, reverse=True)[
+        :TOP_SIZE
+    ]
     return le_bytes(array.array("I", (ids[i] for i in best))), bytes(tfs[i] for i in best)
 
 

@@ -238,6 +238,7 @@ class LegacyLexicon:
         rows = _rows(pkg, "SELECT id, document_id, coalesce(tokens, 0) FROM passage")
         self.passages = len(rows)
         self._doc = {pid: doc for pid, doc, _ in rows}
+        self._direction = {d.id: d.direction for d in legacy_documents(pkg, attachments=False)}
         total = sum(t for _, _, t in rows)
         avg = total / len(rows) if rows else 1.0
         self._norm = {pid: _K1 * (1 - _B + _B * (t or avg) / avg) for pid, _, t in rows}
@@ -265,15 +266,24 @@ class LegacyLexicon:
     def prefix_of(term: str) -> None:
         return None  # first-generation packages answer by their own words only
 
+    def postings(self, info: TermInfo) -> tuple[list[int], bytes]:
+        """``(ids ascending, tfs)`` of a term, from FTS5's instance vocabulary."""
+        tfs: dict[int, int] = defaultdict(int)
+        for (doc,) in _rows(self._pkg, "SELECT doc FROM temp.mdcx_inst WHERE term = ?", (info.term,)):
+            tfs[doc] += 1
+        ids = sorted(tfs)
+        return ids, bytes(min(tfs[p], 255) for p in ids)
+
     def score(self, weights: dict[TermInfo, float], groups: object = (), **_: object) -> dict[int, float]:
         acc: dict[int, float] = defaultdict(float)
         for info, weight in weights.items():
-            tfs: dict[int, int] = defaultdict(int)
-            for (doc,) in _rows(self._pkg, "SELECT doc FROM temp.mdcx_inst WHERE term = ?", (info.term,)):
-                tfs[doc] += 1
-            for pid, tf in tfs.items():
+            ids, tfs = self.postings(info)
+            for pid, tf in zip(ids, tfs):
                 acc[pid] += weight * tf * (_K1 + 1) / (tf + self._norm.get(pid, _K1))
         return dict(acc)
 
     def document_of(self, passage_id: int) -> int:
         return self._doc[passage_id]
+
+    def direction_of(self, document_id: int) -> str | None:
+        return self._direction.get(document_id)

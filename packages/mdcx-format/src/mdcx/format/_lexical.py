@@ -81,6 +81,7 @@ class Lexicon:
         self._starts = le_array(layout.get("document_starts", b""))
         self._doc_ids = le_array(layout.get("document_ids", b""))
         self._buckets: bytes = layout.get("length_buckets", b"")
+        self._directions: bytes = layout.get("document_directions", b"")
         self._cache: OrderedDict[int, tuple] = OrderedDict()
         self._cached = 0
         self._lock = threading.Lock()
@@ -235,6 +236,11 @@ class Lexicon:
         return acc
 
     # -- documents -----------------------------------------------------------------------------
+
+    def direction_of(self, document_id: int) -> str | None:
+        """``received``, ``sent`` or None (packages without the array: None)."""
+        code = self._directions[document_id] if document_id < len(self._directions) else 0
+        return (None, "received", "sent")[code] if code < 3 else None
 
     def document_of(self, passage_id: int) -> int:
         """The id of the document holding ``passage_id``."""

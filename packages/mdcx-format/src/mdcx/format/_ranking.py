@@ -45,7 +45,9 @@ def plan(engine, question: str) -> Plan:
         seen.add(term)
         members = [found[term]] if term in found else []
         if expand:
-            members += [m for m in engine.with_prefix(term) if m.term != term and engine.first_unit(m.term) == term]
+            members += [
+                m for m in engine.with_prefix(term) if m.term != term and engine.first_unit(m.term) == term
+            ]
         groups.append((term, members))
     prefixes, prefix_of = [], {}
     wanted: dict[str, list[str]] = defaultdict(list)

@@ -59,9 +59,16 @@ CREATE TABLE posting(id INTEGER PRIMARY KEY, ids BLOB NOT NULL, tfs BLOB NOT NUL
 -- Frequent terms: their highest-scoring postings, best first (bounds query work).
 CREATE TABLE posting_top(id INTEGER PRIMARY KEY, ids BLOB NOT NULL, tfs BLOB NOT NULL);
 
+-- Exact expressions (--expressions): tokens mixing letters and symbols.
+CREATE TABLE expression(expr TEXT NOT NULL, passage INTEGER NOT NULL);
+
 -- Arrays read whole: document boundaries by passage id, passage length buckets.
 CREATE TABLE layout(name TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
 """
+
+
+EXPRESSION_INDEX = "CREATE INDEX expression_by_expr ON expression(expr, passage)"
+SHAPE_TABLE = "CREATE TABLE IF NOT EXISTS term_shape(shape TEXT NOT NULL, term TEXT NOT NULL, PRIMARY KEY(shape, term)) WITHOUT ROWID"
 
 
 def script(con: apsw.Connection, sql: str) -> None:

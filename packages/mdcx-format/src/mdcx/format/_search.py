@@ -4,7 +4,11 @@ Every package's term statistics are summed first, so a word's weight is the
 same in every package and scores compare: a large package and a small one
 are ranked together, not side by side.  Results are documents, each with the
 passages that answer in it; a document that answers in several places ranks
-above one that mentions a word once.
+above one that mentions a word once.  Around that ranking: quoted phrases and
+expressions are constraints, ``only`` keeps one side of a correspondence,
+``prefer="recent"`` lets dates order what the engines rank equally, words the
+index lacks may be read as their OCR misspelling (packages with ``--shapes``),
+and a result that holds too little of the question says so.
 """
 
 from __future__ import annotations
@@ -12,11 +16,15 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
 
 from ._errors import QueryError
+from ._expressions import expressions, passages_with
+from ._index import idf
 from ._lexical import strongest
 from ._phrase import PhraseFilter, quoted_phrases
-from ._ranking import plan, score, weights
+from ._ranking import Plan, coverage, plan, score, weights
 from ._reader import Package
 from ._results import DocumentHit, PassageHit, SearchResult
 
@@ -24,15 +32,15 @@ MAX_QUERY_CHARS = 20_000
 PASSAGES_PER_PACKAGE = 400
 SECOND_PASSAGE_WEIGHT = 0.3
 THIRD_PASSAGE_WEIGHT = 0.1
+RRF_K = 60
+MODES = ("auto", "lexical", "semantic")
+DIRECTIONS = ("received", "sent")
 
 
 def document_score(passage_scores: list[float]) -> float:
     """A document's score from its passages' scores, best first."""
     s = [*passage_scores[:3], 0.0, 0.0]
     return s[0] + SECOND_PASSAGE_WEIGHT * s[1] + THIRD_PASSAGE_WEIGHT * s[2]
-
-
-DOC_SCORE = document_score
 
 
 def display_text(text: str) -> str:
@@ -43,57 +51,204 @@ def display_text(text: str) -> str:
     return "\n".join(lines).strip()
 
 
-def search(
-    packages: Sequence[Package],
-    query: str,
-    *,
-    limit: int = 5,
-    passages_per_document: int = 3,
-) -> SearchResult:
-    """Documents that answer ``query``, best first, from every package together."""
+@dataclass
+class _Asked:
+    """One package's part in a question."""
+
+    package: Package
+    plan: Plan
+    read_as: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(order=True)
+class _Candidate:
+    score: float
+    index: int  # package
+    document: int
+    hits: list[tuple[float, int]] = field(compare=False)
+
+
+def _check(query: str, limit: int, mode: str, only: str | None, prefer: str | None) -> None:
     if not isinstance(query, str) or not query.strip():
         raise QueryError("the question is empty; ask something")
     if len(query) > MAX_QUERY_CHARS:
         raise QueryError(f"the question is {len(query)} characters long; ask in at most {MAX_QUERY_CHARS}")
     if limit < 1:
         raise QueryError("limit must be at least 1")
-    phrases = quoted_phrases(query)
-    engines = [p.engine() for p in packages]
-    plans = [plan(e, query) for e in engines]
-    if not any(p.groups for p in plans):
-        raise QueryError("the question has no words to search for (only punctuation or symbols)")
-    w = weights(plans)  # corpus statistics over every package, so scores compare
+    if mode not in MODES:
+        raise QueryError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if only is not None and only not in DIRECTIONS:
+        raise QueryError(f"only must be received or sent, not {only!r}")
+    if prefer not in (None, "recent"):
+        raise QueryError(f"prefer must be recent, not {prefer!r}")
 
-    unknown: dict[str, tuple[str, ...]] = {}
-    candidates: list[tuple[float, int, int, list[tuple[float, int]]]] = []
-    for index, (package, p) in enumerate(zip(packages, plans)):
-        if p.unknown:
-            unknown[package.name] = p.unknown
-        scores = score(p, w)
+
+def _asked(package: Package, query: str) -> _Asked:
+    engine = package.engine()
+    p = plan(engine, query)
+    if p.groups and len(p.unknown) == len(p.groups):
+        # No word of the question is in this package: try the spellings an
+        # OCR engine may have produced instead (packages built with --shapes).
+        from ._shapes import read_as
+
+        found = read_as(package, list(p.unknown))
+        if found:
+            rewritten = " ".join(found.get(t, t) for t, _ in engine.query_terms(query))
+            return _Asked(package, plan(engine, rewritten), found)
+    return _Asked(package, p)
+
+
+def search(
+    packages: Sequence[Package],
+    query: str,
+    *,
+    limit: int = 5,
+    mode: str = "auto",
+    only: str | None = None,
+    prefer: str | None = None,
+    passages_per_document: int = 3,
+) -> SearchResult:
+    """Documents that answer ``query``, best first, from every package together."""
+    _check(query, limit, mode, only, prefer)
+    packages = list(packages)
+    if mode == "semantic":
+        from ._errors import MissingDependency
+
+        raise MissingDependency(
+            "semantic search needs packages packed with --multilingual and the mdcx-embed distribution "
+            "(pip install mdcx-embed); these packages answer in lexical mode"
+        )
+    phrases = quoted_phrases(query)
+    exprs = expressions(query)
+    asked = [_asked(p, query) for p in packages]
+    if not any(a.plan.groups for a in asked) and not exprs:
+        raise QueryError("the question has no words to search for (only punctuation or symbols)")
+    w = weights([a.plan for a in asked])  # over every package, so that scores compare
+
+    candidates: list[_Candidate] = []
+    expression_found = False
+    for index, a in enumerate(asked):
+        engine = a.plan.engine
+        scores = score(a.plan, w)
+        allowed = passages_with(a.package, exprs) if exprs else None
+        if allowed is not None:  # expressions are constraints, and weigh like a word that rare
+            expression_found = expression_found or bool(allowed)
+            bonus = len(exprs) * idf(len(allowed), max(w.passages, 1)) if allowed else 0.0
+            scores = {pid: scores.get(pid, 0.0) + bonus for pid in allowed}
+        if only is not None:
+            scores = {
+                pid: s for pid, s in scores.items() if engine.direction_of(engine.document_of(pid)) == only
+            }
         if not scores:
             continue
         if phrases:
-            one_cut = package.meta.get("quotes") == "boundary"
-            best = PhraseFilter(package, p.engine, phrases, one_cut).keep(scores, limit)
+            one_cut = a.package.meta.get("quotes") == "boundary"
+            best = PhraseFilter(a.package, engine, phrases, one_cut).keep(scores, limit)
         else:
             best = [(pid, scores[pid]) for pid in strongest(scores, PASSAGES_PER_PACKAGE)]
         by_doc: dict[int, list[tuple[float, int]]] = defaultdict(list)
         for pid, value in best:
-            by_doc[p.engine.document_of(pid)].append((value, pid))
+            by_doc[engine.document_of(pid)].append((value, pid))
         for doc_id, hits in by_doc.items():
             hits.sort(reverse=True)
-            candidates.append((DOC_SCORE([h[0] for h in hits]), index, doc_id, hits))
+            candidates.append(_Candidate(document_score([h[0] for h in hits]), index, doc_id, hits))
 
-    chosen = heapq.nlargest(limit, candidates, key=lambda c: (c[0], -c[1], -c[2]))
-    documents = _materialise(packages, chosen, passages_per_document)
-    warning = None
+    ranked = heapq.nlargest(max(limit * 4, 20), candidates, key=lambda c: (c.score, -c.index, -c.document))
+    prefer_applied = prefer_note = None
+    if prefer == "recent":
+        ranked, prefer_applied, prefer_note = _prefer_recent(packages, ranked)
+    chosen = ranked[:limit]
+    documents = _materialise(packages, asked, chosen, passages_per_document)
+
+    by_package = {a.package.name: _threshold(a.package) for a in asked}
+    answerable_at = min(by_package.values()) if by_package else None
+    covered = None
+    if chosen:
+        top = chosen[0]
+        covered = coverage(asked[top.index].plan, w, top.hits[0][1])
+    unknown = {a.package.name: a.plan.unknown for a in asked if a.plan.unknown and not a.read_as}
+    warning = _warning(asked, documents, covered, answerable_at, exprs, expression_found, phrases, only)
+    return SearchResult(
+        query=query,
+        documents=tuple(documents),
+        unknown_terms=unknown,
+        warning=warning,
+        mode="lexical",
+        answerable=None if covered is None else covered >= (answerable_at or 0.0),
+        coverage=covered,
+        answerable_at=answerable_at,
+        answerable_at_by_package=by_package,
+        read_as={a.package.name: a.read_as for a in asked if a.read_as},
+        prefer_applied=prefer_applied,
+        prefer_note=prefer_note,
+        languages={a.package.name: (a.package.meta.get("language") or {}).get("code") for a in asked},
+    )
+
+
+def _threshold(package: Package) -> float:
+    from ._calibration import DEFAULT
+
+    calibration = package.meta.get("calibration") or {}
+    value = calibration.get("answerable_at")
+    return float(value) if isinstance(value, int | float) else DEFAULT
+
+
+def _corpus_language(asked: list[_Asked]) -> str | None:
+    names = {(a.package.meta.get("language") or {}).get("name") for a in asked} - {None}
+    return " and ".join(sorted(names)) if names else None
+
+
+def _warning(asked, documents, covered, answerable_at, exprs, expression_found, phrases, only) -> str | None:
+    if exprs and not expression_found and any("expression" in a.package.tables for a in asked):
+        return f"the expression {exprs[0]} does not occur in the corpus; nothing here answers this question"
     if not documents:
-        all_unknown = all(len(p.unknown) == len(p.groups) for p in plans)
+        all_unknown = all(len(a.plan.unknown) == len(a.plan.groups) for a in asked)
         if all_unknown:
-            warning = "none of the question's words occur in the corpus; it holds no answer to this question"
-        else:
-            warning = "nothing in the corpus matches the question"
-    return SearchResult(query, tuple(documents), unknown, warning)
+            language = _corpus_language(asked)
+            written = f", which is written mostly in {language}" if language else ""
+            return f"none of the question's words occur in the corpus{written}; it holds no answer to this question"
+        if phrases:
+            return "no passage holds the quoted phrase; nothing here answers this question"
+        if only:
+            return f"nothing {only} matches the question"
+        return "nothing in the corpus matches the question"
+    if covered is not None and answerable_at is not None and covered < answerable_at:
+        return (
+            f"nothing here answers this question: the best passage holds {covered:.0%} of its weight, "
+            f"and this corpus answers from {answerable_at:.0%}; the documents below are only the nearest"
+        )
+    return None
+
+
+def _prefer_recent(packages, ranked: list[_Candidate]) -> tuple[list[_Candidate], bool, str]:
+    """Recency as the last ranking of the fusion: it orders only what the engines rank equally.
+
+    (With words alone, that means documents with the same score: often
+    versions of one text.  With a semantic index too, the two engines tie
+    whenever they disagree in mirror image, and the date decides.)
+    """
+    dates: dict[tuple[int, int], str] = {}
+    by_package: dict[int, list[int]] = defaultdict(list)
+    for c in ranked:
+        by_package[c.index].append(c.document)
+    for index, ids in by_package.items():
+        for doc_id, info in packages[index].documents_by_id(ids).items():
+            if info.dated:
+                dates[(index, doc_id)] = info.dated
+    if not dates:
+        return ranked, False, "no result carries a date, so recency could not reorder them"
+    result: list[_Candidate] = []
+    changed = False
+    for _score, group in groupby(ranked, key=lambda c: c.score):
+        group = list(group)
+        if len(group) > 1:
+            newest = sorted(group, key=lambda c: dates.get((c.index, c.document), ""), reverse=True)
+            changed = changed or newest != group
+            group = newest
+        result.extend(group)
+    if changed:
+        return result, True, "recency ordered results the engines ranked equally"
+    return result, False, "recency only orders results the engines rank equally, and none were"
 
 
 def _shown(hits: list[tuple[float, int]], per_document: int) -> list[tuple[float, int]]:
@@ -102,34 +257,37 @@ def _shown(hits: list[tuple[float, int]], per_document: int) -> list[tuple[float
     return [hits[0]] + [h for h in hits[1:per_document] if h[0] >= 0.5 * top]
 
 
-def _materialise(packages: Sequence[Package], chosen: list, per_document: int) -> list[DocumentHit]:
+def _materialise(packages, asked, chosen: list[_Candidate], per_document: int) -> list[DocumentHit]:
     wanted: dict[int, list[int]] = defaultdict(list)
     docs: dict[int, list[int]] = defaultdict(list)
-    for _doc_score, index, doc_id, hits in chosen:
-        wanted[index].extend(pid for _value, pid in _shown(hits, per_document))
-        docs[index].append(doc_id)
+    for c in chosen:
+        wanted[c.index].extend(pid for _value, pid in _shown(c.hits, per_document))
+        docs[c.index].append(c.document)
     rows = {i: packages[i].passages_of(ids) for i, ids in wanted.items()}
     infos = {i: packages[i].documents_by_id(ids) for i, ids in docs.items()}
     out = []
-    for rank, (doc_score, index, doc_id, hits) in enumerate(chosen, 1):
-        info = infos[index][doc_id]
+    for rank, c in enumerate(chosen, 1):
+        info = infos[c.index][c.document]
         passages = []
-        for value, pid in _shown(hits, per_document):
-            row = rows[index].get(pid)
+        for value, pid in _shown(c.hits, per_document):
+            row = rows[c.index].get(pid)
             if row is not None:
                 _doc, position, page, last_page, heading, text = row
-                passages.append(PassageHit(pid, position, page, last_page, heading, display_text(text), value))
+                passages.append(
+                    PassageHit(pid, position, page, last_page, heading, display_text(text), value)
+                )
         out.append(
             DocumentHit(
                 rank,
-                packages[index].name,
+                packages[c.index].name,
                 info.path,
                 info.title,
-                doc_score,
+                c.score,
                 info.dated,
                 info.dated_from,
                 info.direction,
                 tuple(passages),
+                dict(asked[c.index].read_as),
             )
         )
     return out

@@ -3,20 +3,18 @@
 The plaintext database is built in a temporary file beside the target (the
 only place plaintext of the index ever touches a disk), documents one at a
 time, then sealed block by block into a second temporary that replaces the
-target in one rename.  Both temporaries are removed on every path out,
-including errors and Ctrl-C; a process killed outright leaves its temporaries
-(never a half-written target), and the next write into that folder removes
-them.
+target in one rename (``_sealing``).  Both temporaries are removed on every
+path out, including errors and Ctrl-C; a process killed outright leaves its
+temporaries (never a half-written target), and the next write into that
+folder removes them.
 """
 
 from __future__ import annotations
 
 import array
-import dataclasses
 import datetime as _dt
 import json
-import os
-import secrets
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,33 +22,40 @@ from pathlib import Path
 
 import apsw
 
-from . import _crypto, _schema, _tokenize
+from . import _crypto, _language, _schema, _tokenize
+from ._calibration import Calibration, from_focus, from_passages
 from ._compression import Compression
-from ._container import write_package
 from ._dates import Dated, choose, read_sidecar
 from ._errors import InputError, MdcxError
+from ._expressions import expressions
 from ._frontmatter import split_front_matter
 from ._header import FORMAT_NAME, FORMAT_VERSION
 from ._index import IndexBuilder, le_bytes
 from ._inputs import Skipped, SourceDocument, conversion_summary, iter_sources
 from ._passages import cut_passages
 from ._paths import direction_of, relative_of
+from ._report import Contributor, PackReport
+from ._sealing import remove_stale_temporaries, seal, temporary
 from ._version import generator
 
-TEMP_MARK = ".mdcx-tmp"
 LARGEST_SHARE_WARNING = 1 / 3
+LANGUAGE_SAMPLES = 1500
+DIRECTIONS = {None: 0, "received": 1, "sent": 2}
 
 
 @dataclass(frozen=True)
 class PackOptions:
     compression: Compression = field(default_factory=Compression)
     kdf: _crypto.KdfParams = field(default_factory=_crypto.KdfParams)
-    block_size: int | None = None  # None: the compression method's own (64 KiB zstd, 1 MiB lzma)
+    block_size: int | None = None  # None: the compression method's own (16 KiB zstd, 1 MiB lzma)
     issuer: str | None = None
     signing_key: _crypto.SigningKey | None = None
     dates: Path | None = None
     date_from_mtime: bool = False
     quotes: str = "document"
+    expressions: bool = False
+    shapes: bool = False
+    focus: tuple[str, ...] = ()
     workers: int | None = None
 
     def __post_init__(self) -> None:
@@ -60,93 +65,21 @@ class PackOptions:
             self.block_size % _schema.PAGE_SIZE or not (_schema.PAGE_SIZE <= self.block_size <= 1 << 24)
         ):
             raise InputError(f"the block size must be a multiple of {_schema.PAGE_SIZE} up to 16 MiB")
+        if any(not isinstance(q, str) or not q.strip() for q in self.focus):
+            raise InputError("a --focus question is empty")
 
 
-@dataclass(frozen=True)
-class Contributor:
-    path: str
-    passages: int
-    share: float
+class BuildView:
+    """The little of a ``Package`` an engine needs, over a plaintext database being built."""
 
+    def __init__(self, con: apsw.Connection, name: str) -> None:
+        self.con = con
+        self.name = name
+        self.meta = _schema.read_meta(con)
+        self.tables = _schema.tables(con)
 
-@dataclass(frozen=True)
-class PackReport:
-    target: str
-    documents: int
-    attachments: int
-    passages: int
-    skipped: tuple[Skipped, ...]
-    warnings: tuple[str, ...]
-    largest: Contributor | None
-    bytes_in: int
-    bytes_out: int
-    seconds_index: float
-    seconds_seal: float
-    seconds_index_by_phase: dict[str, float]
-    dated: int
-    compression: dict
-    signed: bool
-
-    @property
-    def ratio(self) -> float:
-        return self.bytes_out / self.bytes_in if self.bytes_in else 0.0
-
-    def to_json(self) -> dict:
-        return {
-            "target": self.target,
-            "documents": self.documents,
-            "attachments": self.attachments,
-            "passages": self.passages,
-            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
-            "warnings": list(self.warnings),
-            "largest_contributor": None
-            if self.largest is None
-            else {
-                "path": self.largest.path,
-                "passages": self.largest.passages,
-                "share": round(self.largest.share, 4),
-            },
-            "bytes_in": self.bytes_in,
-            "bytes_out": self.bytes_out,
-            "ratio": round(self.ratio, 4),
-            "seconds_index": round(self.seconds_index, 3),
-            "seconds_seal": round(self.seconds_seal, 3),
-            "seconds_index_by_phase": {k: round(v, 3) for k, v in self.seconds_index_by_phase.items()},
-            "dated": self.dated,
-            "compression": self.compression,
-            "signed": self.signed,
-        }
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
-
-
-def remove_stale_temporaries(folder: Path) -> None:
-    """Temporaries of writers that were killed outright (their PID is gone)."""
-    try:
-        entries = list(folder.iterdir())
-    except OSError:
-        return
-    for entry in entries:
-        name = entry.name
-        if not (name.startswith(".") and TEMP_MARK in name):
-            continue
-        try:
-            pid = int(name.split(TEMP_MARK, 1)[1].split(".")[1])
-        except (IndexError, ValueError):
-            continue
-        if pid != os.getpid() and not _pid_alive(pid):
-            try:
-                entry.unlink()
-            except OSError:
-                pass
+    def execute(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        return list(self.con.execute(sql, params))
 
 
 class PackageWriter:
@@ -169,11 +102,9 @@ class PackageWriter:
             raise InputError(f"the folder {folder} for {self.target.name} does not exist")
         if self.target.is_dir():
             raise InputError(f"{self.target} is a folder; give a file name for the package")
-        stem = f".{self.target.name}{TEMP_MARK}.{os.getpid()}.{secrets.token_hex(4)}"
-        self._db_path = folder / f"{stem}.db"
-        self._spill_path = folder / f"{stem}.spill"
-        self._seal_path = folder / f"{stem}.seal"
         self._folder = folder
+        self._db_path = temporary(folder, self.target, "db")
+        self._spill_path = temporary(folder, self.target, "spill")
         self._con: apsw.Connection | None = None
         self._index: IndexBuilder | None = None
         self._next_passage = 0
@@ -187,6 +118,8 @@ class PackageWriter:
         self._phase = {"read": 0.0, "cut": 0.0, "count_terms": 0.0, "write": 0.0}
         self._paths: set[str] = set()
         self._conversion: dict | None = None
+        self._samples: list[tuple[str, list[str], int]] = []
+        self._sampler = random.Random(0)
         self.report: PackReport | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -224,11 +157,9 @@ class PackageWriter:
             except apsw.Error:
                 pass
             self._con = None
-        for path in (self._db_path, self._spill_path, self._seal_path):
+        for path in (self._db_path, self._spill_path):
             try:
                 path.unlink()
-            except FileNotFoundError:
-                pass
             except OSError:
                 pass
 
@@ -239,6 +170,16 @@ class PackageWriter:
 
     def set_conversion(self, summary: dict | None) -> None:
         self._conversion = summary
+
+    def _sample(self, pid: int, text: str, terms: list[str], doc_id: int) -> None:
+        """Reservoir sample of passages, for the corpus language and calibration."""
+        sample = (text[:3000], terms[:600], doc_id)
+        if len(self._samples) < LANGUAGE_SAMPLES:
+            self._samples.append(sample)
+        else:
+            slot = self._sampler.randrange(pid + 1)
+            if slot < LANGUAGE_SAMPLES:
+                self._samples[slot] = sample
 
     def add(self, doc: SourceDocument, *, sidecar: Dated | None = None) -> int:
         """Add one document; returns the passages it contributed (0 for attachments)."""
@@ -274,18 +215,24 @@ class PackageWriter:
         first = self._next_passage if pieces else None
         if title is None:
             title = _first_heading(pieces) or relative_of(doc.path).rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        rows = []
+        rows, found = [], []
         count_time = 0.0
         for position, piece in enumerate(pieces):
             text = body[piece.start : piece.end]
             pid = self._next_passage + position
             c0 = time.perf_counter()
-            index.add(pid, _tokenize.tokenize(text))
+            terms = _tokenize.tokenize(text)
+            index.add(pid, terms)
+            if self.options.expressions:
+                found.extend((expr, pid) for expr in expressions(text))
             count_time += time.perf_counter() - c0
+            self._sample(pid, text, terms, doc_id)
             heading = " > ".join(h for h in piece.heading if h) or None
             rows.append((pid, doc_id, position, piece.page, piece.last_page, heading, text))
         self._phase["count_terms"] += count_time
         con.executemany("INSERT INTO passage VALUES(?, ?, ?, ?, ?, ?, ?)", rows)
+        if found:
+            con.executemany("INSERT OR IGNORE INTO expression(expr, passage) VALUES(?, ?)", found)
         con.execute(
             "INSERT INTO document VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -326,27 +273,50 @@ class PackageWriter:
 
     # -- finishing ---------------------------------------------------------------------------
 
-    def _finish(self) -> None:
-        con, index = self._con, self._index
-        assert con is not None and index is not None
-        t0 = time.perf_counter()
+    def _layout(self, con: apsw.Connection) -> None:
+        """Arrays a reader loads whole: document boundaries and directions."""
         bounds = list(
             con.execute(
-                "SELECT first_passage, id FROM document WHERE attachment = 0 AND passages > 0 ORDER BY first_passage"
+                "SELECT first_passage, id FROM document"
+                " WHERE attachment = 0 AND passages > 0 ORDER BY first_passage"
             )
         )
+        directions = bytearray(self._documents + self._attachments)
+        for doc_id, direction in con.execute(
+            "SELECT id, direction FROM document WHERE direction IS NOT NULL"
+        ):
+            directions[doc_id] = DIRECTIONS[direction]
         con.executemany(
             "INSERT INTO layout(name, data) VALUES(?, ?)",
             [
                 ("document_starts", le_bytes(array.array("I", [b[0] for b in bounds]))),
                 ("document_ids", le_bytes(array.array("I", [b[1] for b in bounds]))),
+                ("document_directions", bytes(directions)),
             ],
         )
+
+    def _finish(self) -> None:
+        con, index = self._con, self._index
+        assert con is not None and index is not None
+        t0 = time.perf_counter()
+        self._layout(con)
         stats = index.finish(con)
+        features = ["lexical"]
+        if self.options.expressions:
+            _schema.script(con, _schema.EXPRESSION_INDEX)
+            _schema.set_meta(con, "expression_version", 1)
+            features.append("expressions")
         t1 = time.perf_counter()
         self._phase["index"] = t1 - t0
+        if self.options.shapes:
+            from ._shapes import build_shape_index
+
+            build_shape_index(con)
+            features.append("shapes")
+            self._phase["shapes"] = time.perf_counter() - t1
         created = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         dates = sorted(self._dates)
+        language, languages = _language.predominant((text, terms) for text, terms, _doc in self._samples)
         meta = {
             "tokenizer": _tokenize.record(),
             "lexical": stats,
@@ -356,81 +326,104 @@ class PackageWriter:
             "quotes": self.options.quotes,
             "dated_range": [dates[0], dates[-1]] if dates else None,
             "dated_documents": [len(dates), self._documents],
+            "language": {
+                "code": language.code,
+                "name": language.name,
+                "share": language.share,
+                "all": languages,
+            },
+            "features": features,
         }
         for key, value in meta.items():
             _schema.set_meta(con, key, value)
+        t2 = time.perf_counter()
+        calibration = self._calibrate(con)
+        _schema.set_meta(con, "calibration", calibration.to_json())
+        self._phase["calibrate"] = time.perf_counter() - t2
+        t3 = time.perf_counter()
         con.execute("COMMIT")
         _schema.script(con, "PRAGMA optimize")
         con.close()
         self._con = None
-        t2 = time.perf_counter()
-        self._phase["write"] += t2 - t1
+        self._phase["write"] += time.perf_counter() - t3
+        t3 = time.perf_counter()
 
-        warnings = list(self._warnings)
-        largest = None
-        if self._largest and self._next_passage:
-            share = self._largest[0] / self._next_passage
-            largest = Contributor(self._largest[1], self._largest[0], share)
-            if share > LARGEST_SHARE_WARNING and self._documents > 1:
-                warnings.append(
-                    f"{largest.path} holds {share:.0%} of all passages; its words will dominate ranking"
-                )
-        if self._documents == 0:
-            warnings.append("no indexed document was packed; searches will find nothing")
-
-        kdf = dataclasses.replace(self.options.kdf, salt=_crypto.new_salt())
         header = {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
-            "package_id": secrets.token_hex(16),
+            "package_id": _crypto.new_salt().hex(),
             "created": created,
             "generator": generator(),
             "issuer": self.options.issuer,
             "documents": self._documents,
             "attachments": self._attachments,
             "passages": self._next_passage,
+            "language": language.code,
+            "language_share": language.share,
             "dated_range": meta["dated_range"],
             "dated_documents": meta["dated_documents"],
             "quotes": self.options.quotes,
-            "features": ["lexical"],
+            "features": features,
             "tokenizer": {"name": _tokenize.TOKENIZER_NAME, "version": _tokenize.TOKENIZER_VERSION},
+            "calibration": {"answerable_at": calibration.answerable_at, "source": calibration.source},
             "conversion": self._conversion,
-            "kdf": kdf.to_json(),
         }
-        master = _crypto.derive_key(self._passphrase, kdf)
-        with open(self._seal_path, "wb") as out:
-            final = write_package(
-                out,
-                self._db_path,
-                header,
-                master,
-                self.options.compression,
-                block_size=self.options.block_size,
-                signing_key=self.options.signing_key,
-                workers=self.options.workers,
-            )
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(self._seal_path, self.target)
-        _fsync_folder(self._folder)
-        t3 = time.perf_counter()
+        final = seal(
+            self._db_path,
+            self.target,
+            self._passphrase,
+            header,
+            compression=self.options.compression,
+            kdf=self.options.kdf,
+            block_size=self.options.block_size,
+            signing_key=self.options.signing_key,
+            workers=self.options.workers,
+        )
+        t4 = time.perf_counter()
         self.report = PackReport(
             target=str(self.target),
             documents=self._documents,
             attachments=self._attachments,
             passages=self._next_passage,
             skipped=tuple(self._skipped),
-            warnings=tuple(warnings),
-            largest=largest,
+            warnings=tuple(self._final_warnings()),
+            largest=self._largest_contributor(),
             bytes_in=self._bytes_in,
             bytes_out=self.target.stat().st_size,
             seconds_index=sum(self._phase.values()),
-            seconds_seal=t3 - t2,
+            seconds_seal=t4 - t3,
             seconds_index_by_phase=dict(self._phase),
             dated=len(dates),
             compression=final["compression"],
             signed="signature" in final,
+            language=language.code,
+            answerable_at=calibration.answerable_at,
+            calibrated_from=calibration.source,
         )
+
+    def _calibrate(self, con: apsw.Connection) -> Calibration:
+        from ._lexical import Lexicon
+
+        engine = Lexicon(BuildView(con, self.target.name))
+        if self.options.focus:
+            return from_focus(engine, self.options.focus)
+        return from_passages(engine, [(doc, tokens) for _text, tokens, doc in self._samples])
+
+    def _largest_contributor(self) -> Contributor | None:
+        if not self._largest or not self._next_passage:
+            return None
+        return Contributor(self._largest[1], self._largest[0], self._largest[0] / self._next_passage)
+
+    def _final_warnings(self) -> list[str]:
+        warnings = list(self._warnings)
+        largest = self._largest_contributor()
+        if largest and largest.share > LARGEST_SHARE_WARNING and self._documents > 1:
+            warnings.append(
+                f"{largest.path} holds {largest.share:.0%} of all passages; its words will dominate ranking"
+            )
+        if self._documents == 0:
+            warnings.append("no indexed document was packed; searches will find nothing")
+        return warnings
 
 
 def _first_heading(pieces) -> str | None:
@@ -438,19 +431,6 @@ def _first_heading(pieces) -> str | None:
         if piece.heading and piece.heading[0]:
             return piece.heading[0]
     return None
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def pack(
