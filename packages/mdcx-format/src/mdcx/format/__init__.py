@@ -15,6 +15,7 @@ the functions that need them.
 """
 
 from ._compression import Compression
+from ._corpus import Corpus, PackageStatus, split_paths
 from ._crypto import KdfParams, SigningKey
 from ._errors import (
     CorruptPackage,
@@ -34,16 +35,20 @@ from ._keys import keys_for, read_key_file
 from ._passages import page_marker
 from ._reader import Document, DocumentInfo, Header, Package, body_intact, open_package, read_header
 from ._results import DocumentHit, PassageHit, SearchResult
+from ._rewrite import add_shapes, calibrate
 from ._search import search
 from ._signing import KeyPair, Verification, generate_keypair, verify
 from ._version import __version__
+from ._vocabulary import Assessment, Unfamiliar, Vocabulary, assess, unfamiliar, unknown_terms, vocabulary
 from ._writer import Contributor, PackageWriter, PackOptions, PackReport, pack
 
 __all__ = [
     "CONVERSION_FOLDER",
     "RUN_INDEX",
+    "Assessment",
     "Compression",
     "Contributor",
+    "Corpus",
     "CorruptPackage",
     "DecryptionError",
     "Document",
@@ -60,6 +65,7 @@ __all__ = [
     "PackOptions",
     "PackReport",
     "Package",
+    "PackageStatus",
     "PackageWriter",
     "PassageHit",
     "PassphraseError",
@@ -69,10 +75,15 @@ __all__ = [
     "SigningKey",
     "Skipped",
     "SourceDocument",
+    "Unfamiliar",
     "UnsupportedVersion",
     "Verification",
+    "Vocabulary",
     "__version__",
+    "add_shapes",
+    "assess",
     "body_intact",
+    "calibrate",
     "export",
     "generate_keypair",
     "keys_for",
@@ -82,5 +93,9 @@ __all__ = [
     "read_header",
     "read_key_file",
     "search",
+    "split_paths",
+    "unfamiliar",
+    "unknown_terms",
     "verify",
+    "vocabulary",
 ]

@@ -44,6 +44,19 @@ def _add_key_options(p: argparse.ArgumentParser, *, several: bool = False) -> No
     )
 
 
+def _add_signing_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--signing-key",
+        metavar="HEX",
+        help="Ed25519 private key (hex) to sign with; visible in the process table, prefer --signing-key-file",
+    )
+    p.add_argument(
+        "--signing-key-file",
+        metavar="FILE",
+        help="file holding the Ed25519 private key, as printed by `mdcx keygen`",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mdcx",
@@ -82,16 +95,7 @@ def _parser() -> argparse.ArgumentParser:
         help="compression preset, 0 fastest to 9 smallest (overrides --fast)",
     )
     p.add_argument("--issuer", metavar="NAME", help="free-text issuer recorded in the header")
-    p.add_argument(
-        "--signing-key",
-        metavar="HEX",
-        help="Ed25519 private key (hex) to sign with; visible in the process table, prefer --signing-key-file",
-    )
-    p.add_argument(
-        "--signing-key-file",
-        metavar="FILE",
-        help="file holding the Ed25519 private key (hex), as printed by `mdcx keygen`",
-    )
+    _add_signing_options(p)
     p.add_argument("--dates", metavar="FILE", help="CSV of path,date[,provenance] giving each work's date")
     p.add_argument(
         "--date-from-mtime",
@@ -103,6 +107,20 @@ def _parser() -> argparse.ArgumentParser:
         choices=("document", "boundary"),
         default="document",
         help="how far a quoted phrase may reach across passage cuts (default document)",
+    )
+    p.add_argument(
+        "--expressions",
+        action="store_true",
+        help="also index tokens mixing letters and symbols, matched exactly",
+    )
+    p.add_argument(
+        "--shapes", action="store_true", help="also index character shapes, to find OCR misreadings"
+    )
+    p.add_argument(
+        "--focus",
+        action="append",
+        metavar="QUESTION",
+        help="a question the package exists to answer (repeatable): calibrates 'nothing here answers'",
     )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress line")
@@ -135,8 +153,50 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help="one or more packages, searched as one corpus")
     p.add_argument("question", metavar="QUESTION")
     p.add_argument("--limit", type=int, default=5, metavar="N", help="documents to return (default 5)")
+    p.add_argument(
+        "--mode",
+        choices=("auto", "lexical", "semantic"),
+        default="auto",
+        help="engines: words, meaning (packages built with --multilingual), or both where available",
+    )
+    p.add_argument("--only", choices=("received", "sent"), help="only one side of a correspondence")
+    p.add_argument(
+        "--prefer", choices=("recent",), help="let dates order what the engines rank equally (never filters)"
+    )
     _add_key_options(p, several=True)
     p.add_argument("--json", action="store_true", help="print as JSON (stable; see the README)")
+
+    p = sub.add_parser(
+        "calibrate", help="re-measure 'nothing here answers' from the questions a package is for"
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "--question",
+        action="append",
+        required=True,
+        metavar="QUESTION",
+        help="a question it should answer (repeat)",
+    )
+    _add_key_options(p)
+    _add_signing_options(p)
+    p.add_argument("--json", action="store_true", help="print as JSON")
+
+    p = sub.add_parser(
+        "shapes", help="add the character-shape index (OCR misreadings) to an existing package"
+    )
+    p.add_argument("file", metavar="FILE")
+    _add_key_options(p)
+    _add_signing_options(p)
+    p.add_argument("--json", action="store_true", help="print as JSON")
+
+    p = sub.add_parser("vocabulary", help="the size, rule and commonest words of a package's index")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--limit", type=int, default=30, metavar="N", help="commonest terms to list (default 30)")
+    p.add_argument(
+        "--unknown", metavar="QUESTION", help="also say which words of QUESTION the package never saw"
+    )
+    _add_key_options(p)
+    p.add_argument("--json", action="store_true", help="print as JSON")
 
     p = sub.add_parser("document", help="print one whole document or attachment")
     p.add_argument("file", metavar="FILE")
@@ -196,6 +256,9 @@ def cmd_pack(args: argparse.Namespace) -> int:
         dates=Path(args.dates) if args.dates else None,
         date_from_mtime=args.date_from_mtime,
         quotes=args.quotes,
+        expressions=args.expressions,
+        shapes=args.shapes,
+        focus=tuple(args.focus or ()),
     )
     (key,) = _keys(args, 1)
     progress = _progress(not args.quiet and not args.json)
@@ -261,23 +324,53 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from ._reader import Package, read_header
-    from ._search import search
+    from ._corpus import Corpus
+    from ._reader import read_header
 
     if args.limit < 1:
         raise InputError("--limit must be at least 1")
-    for f in args.files:  # report a wrong path before asking for any key
+    for f in args.files:  # a wrong path is reported before any key is asked for
         read_header(f)
-    keys = _keys(args, len(args.files))
-    packages = []
-    try:
-        for f, key in zip(args.files, keys):
-            packages.append(Package(f, key))
-        result = search(packages, args.question, limit=args.limit)
-    finally:
-        for p in packages:
-            p.close()
+    with Corpus(args.files, _keys(args, len(args.files))) as corpus:
+        result = corpus.search(
+            args.question, limit=args.limit, mode=args.mode, only=args.only, prefer=args.prefer
+        )
     _emit(args, result.to_json(), _render.search_result(result))
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from ._rewrite import calibrate
+
+    (key,) = _keys(args, 1)
+    header = calibrate(args.file, key, args.question, signing_key=_signing_key(args))
+    c = header["calibration"]
+    text = f"{args.file}: nothing-here-answers threshold now {c['answerable_at']:.0%} ({c['source']})"
+    _emit(args, {"path": args.file, "calibration": c}, text)
+    return 0
+
+
+def cmd_shapes(args: argparse.Namespace) -> int:
+    from ._rewrite import add_shapes
+
+    (key,) = _keys(args, 1)
+    header = add_shapes(args.file, key, signing_key=_signing_key(args))
+    _emit(args, {"path": args.file, "features": header["features"]}, f"{args.file}: shape index added")
+    return 0
+
+
+def cmd_vocabulary(args: argparse.Namespace) -> int:
+    from ._reader import Package
+    from ._vocabulary import unfamiliar, vocabulary
+
+    (key,) = _keys(args, 1)
+    with Package(args.file, key) as pkg:
+        vocab = vocabulary(pkg, limit=args.limit)
+        asked = unfamiliar(pkg, args.unknown) if args.unknown else None
+    data = vocab.to_json()
+    if asked is not None:
+        data["question"] = asked.to_json()
+    _emit(args, data, _render.vocabulary(vocab, asked))
     return 0
 
 
@@ -307,6 +400,9 @@ COMMANDS = {
     "export": cmd_export,
     "search": cmd_search,
     "document": cmd_document,
+    "calibrate": cmd_calibrate,
+    "shapes": cmd_shapes,
+    "vocabulary": cmd_vocabulary,
 }
 
 

@@ -87,6 +87,12 @@ def info(h: Header, intact: bool) -> str:
     lines.append(
         f"  indexes      {', '.join(f.get('features') or [])}; quotations across cuts: {f.get('quotes')}"
     )
+    if f.get("language"):
+        lines.append(f"  language     {f['language']} ({float(f.get('language_share') or 0):.0%} of the text)")
+    calibration = f.get("calibration") or {}
+    if calibration:
+        at = float(calibration.get("answerable_at", 0))
+        lines.append(f"  calibration  answers from {at:.0%} of a question's weight ({calibration.get('source')})")
     conversion = f.get("conversion")
     if isinstance(conversion, dict) and conversion:
         summary = ", ".join(f"{k} {v}" for k, v in conversion.items() if isinstance(v, int | float | str))
@@ -105,15 +111,20 @@ def search_result(r: SearchResult) -> str:
         lines.append(f"warning: {r.warning}")
     for pkg, terms in r.unknown_terms.items():
         lines.append(f"not in {pkg}: {', '.join(terms)}")
+    for pkg, spellings in r.read_as.items():
+        shown = ", ".join(f"{asked} read as {found}" for asked, found in spellings.items())
+        lines.append(f"in {pkg}, no word of the question occurs as written; {shown}")
+    if r.prefer_applied is not None:
+        lines.append(f"prefer recent: {r.prefer_note}")
     for d in r.documents:
         title = f" - {d.title}" if d.title else ""
-        lines.append(f"{d.rank}. {d.document}{title}  [{d.package}, score {d.score:.2f}]")
+        dated = f", {d.dated}" if d.dated else ""
+        lines.append(f"{d.rank}. {d.document}{title}  [{d.package}{dated}, score {d.score:.2f}]")
         for p in d.passages:
             where = [f"passage {p.position + 1}"]
             if p.page is not None:
-                where.insert(
-                    0, f"page {p.page}" + (f"-{p.last_page}" if p.last_page and p.last_page != p.page else "")
-                )
+                pages = f"-{p.last_page}" if p.last_page and p.last_page != p.page else ""
+                where.insert(0, f"page {p.page}{pages}")
             if p.heading:
                 where.append(p.heading)
             lines.append(f"   ({', '.join(where)})")
@@ -121,4 +132,18 @@ def search_result(r: SearchResult) -> str:
             lines.append(textwrap.indent(body, "   | ", lambda _line: True))
     if not r.documents and not r.warning:
         lines.append("no results")
+    return "\n".join(lines)
+
+
+def vocabulary(v, asked=None) -> str:
+    lang = v.language.get("name") or v.language.get("code") or "unknown"
+    lines = [f"{v.package}: {v.terms:,} terms; mostly {lang}", f"  rule: {v.rule}"]
+    lines.append("  commonest: " + ", ".join(f"{t} ({d:,})" for t, d in v.commonest))
+    if asked is not None:
+        unknown = ", ".join(asked.unknown) or "none"
+        lines.append(f"  never seen: {unknown} ({asked.share:.0%} of the question's terms)")
+        if asked.cross_language:
+            lines.append(
+                f"  the question looks like {asked.question_language}, the corpus like {asked.corpus_language}"
+            )
     return "\n".join(lines)
