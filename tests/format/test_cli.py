@@ -88,8 +88,18 @@ def test_search_text_and_json(packed: Path) -> None:
     data = json.loads(mdcx("search", str(packed), "centrifugal pump", "--json", "--limit", "1").stdout)
     assert data["documents"][0]["document"] == "@/guide/pumps.md"
     assert data["documents"][0]["passages"][0]["page"] == 7
-    assert {"query", "mode", "answerable", "warning", "coverage", "answerable_at", "unknown_terms", "read_as",
-            "prefer_applied", "documents"} <= set(data)
+    assert {
+        "query",
+        "mode",
+        "answerable",
+        "warning",
+        "coverage",
+        "answerable_at",
+        "unknown_terms",
+        "read_as",
+        "prefer_applied",
+        "documents",
+    } <= set(data)
 
 
 def test_keys_from_file_stdin_and_flag(packed: Path, tmp_path: Path) -> None:

@@ -113,7 +113,9 @@ def evaluate(folder: Path, work: Path, depth: int = 1000) -> dict[str, float]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(prog="tools/eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="tools/eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("collection", help="cranfield, ntrex, or a folder in the collection layout")
     ap.add_argument("--languages", help="comma-separated NTREX languages (default: all)")
     args = ap.parse_args()
@@ -124,14 +126,18 @@ def main() -> int:
             if not root.exists():
                 print(f"NTREX is absent ({root}); set MDCX_CORPORA", file=sys.stderr)
                 return 2
-            languages = args.languages.split(",") if args.languages else sorted(p.name for p in root.iterdir())
+            languages = (
+                args.languages.split(",") if args.languages else sorted(p.name for p in root.iterdir())
+            )
             print(f"{'language':<10} {'MRR':>6} {'hit@1':>6} {'nDCG@10':>8}")
             mrrs = []
             for lang in languages:
                 m = evaluate(root / lang, work, depth=100)
                 mrrs.append(m["mrr"])
                 print(f"{lang:<10} {m['mrr']:6.3f} {'':>6} {m['ndcg@10']:8.3f}", flush=True)
-            print(f"{'mean':<10} {statistics.mean(mrrs):6.3f}   (targets: mean >= 0.92, every language >= 0.80)")
+            print(
+                f"{'mean':<10} {statistics.mean(mrrs):6.3f}   (targets: mean >= 0.92, every language >= 0.80)"
+            )
             print(f"{'lowest':<10} {min(mrrs):6.3f}")
             return 0
         folder = CORPORA / "cranfield" if args.collection == "cranfield" else Path(args.collection)

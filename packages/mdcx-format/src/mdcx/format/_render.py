@@ -88,11 +88,15 @@ def info(h: Header, intact: bool) -> str:
         f"  indexes      {', '.join(f.get('features') or [])}; quotations across cuts: {f.get('quotes')}"
     )
     if f.get("language"):
-        lines.append(f"  language     {f['language']} ({float(f.get('language_share') or 0):.0%} of the text)")
+        lines.append(
+            f"  language     {f['language']} ({float(f.get('language_share') or 0):.0%} of the text)"
+        )
     calibration = f.get("calibration") or {}
     if calibration:
         at = float(calibration.get("answerable_at", 0))
-        lines.append(f"  calibration  answers from {at:.0%} of a question's weight ({calibration.get('source')})")
+        lines.append(
+            f"  calibration  answers from {at:.0%} of a question's weight ({calibration.get('source')})"
+        )
     conversion = f.get("conversion")
     if isinstance(conversion, dict) and conversion:
         summary = ", ".join(f"{k} {v}" for k, v in conversion.items() if isinstance(v, int | float | str))
