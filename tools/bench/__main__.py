@@ -202,7 +202,7 @@ def main() -> int:
         )
 
     if args.large_gb:
-        n = int(args.documents * args.large_gb * 1e9 / max(pkg_bytes, 1)) + 1
+        n = int(args.documents * args.large_gb * 1e9 / max(pkg_bytes, 1) * 1.04) + 1  # a little over
         large_folder, _large_size = corpus(args.work, n, args.words)
         large = args.work / f"large-{n}.mdcx"
         if not large.exists():

@@ -11,7 +11,7 @@ answerable questions reach 0.31-0.39 at their 10th percentile, unanswerable
 ones 0.21-0.23 at their 90th.  So the default threshold is 0.25.  Corpora
 whose words are cut finer (characters, agglutinative scripts) reach lower
 coverage for everything, so each package also measures its own *near
-misses* at pack time: 150 questions of six words, each taken from a sampled
+misses* at pack time: 100 questions of six words, each taken from a sampled
 passage, answered with that passage's document set aside.  ``answerable_at``
 is the lower of 0.25 and the 10th percentile of those near misses; a corpus
 of fewer than 200 passages is too small to measure, and keeps 0.25
@@ -33,7 +33,7 @@ from ._lexical import strongest
 from ._ranking import coverage, plan, score, weights
 
 DEFAULT = 0.25
-NEAR_MISSES = 150
+NEAR_MISSES = 100
 NEAR_MISS_WORDS = 6
 MIN_SAMPLES = 200
 FLOOR, CEILING = 0.1, 0.75
