@@ -1,0 +1,290 @@
+"""PDF, page by page: native text (pypdfium2), ruled tables, then OCR where a
+page exposes no text.
+
+Escalation is per page, never per document: a scanned page in a born-digital
+report is OCR'd, its neighbours are not.  Each page opens and closes its own
+text page, and a unit reads only its page range, so memory stays bounded on
+documents of any length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ._errors import DocumentError
+from ._reading import Reading
+from ._rules import find_tables
+from ._verify import text_layer_findings
+
+MIN_TEXT = 20  # non-space characters under which a page with images is OCR'd
+_ALEFS = "\u0622\u0623\u0625\u0627"
+_LIGATURE = re.compile(f"[{_ALEFS}]\u0644")
+_DATE = re.compile(r"D?:?(\d{4})(\d{2})?(\d{2})?")
+_SENTENCE_END = (".", "!", "?", ":", "。", "！", "？", "؟")
+
+
+@dataclass(frozen=True)
+class PdfInfo:
+    pages: int
+    title: str | None = None
+    date: str | None = None
+    outline: tuple[tuple[str, int], ...] = field(default_factory=tuple)  # top-level (title, first page)
+
+
+def open_document(path: Path):
+    import pypdfium2 as pdfium
+
+    try:
+        return pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        message = str(exc)
+        if "password" in message.lower():
+            raise DocumentError("encrypted PDF: a password is needed to read it") from exc
+        raise DocumentError(f"damaged or truncated PDF ({message})") from exc
+
+
+def _date(raw: str | None) -> str | None:
+    match = _DATE.match(raw or "")
+    if not match or not 1900 < int(match.group(1)) < 2200:
+        return None
+    year, month, day = match.group(1), match.group(2), match.group(3)
+    if month and day and 1 <= int(month) <= 12 and 1 <= int(day) <= 31:
+        return f"{year}-{month}-{day}"
+    return year
+
+
+def describe(path: Path) -> PdfInfo:
+    pdf = open_document(path)
+    try:
+        meta = pdf.get_metadata_dict(skip_empty=True)
+        outline = []
+        try:
+            for item in pdf.get_toc(max_depth=1):
+                if item.level == 0 and item.page_index is not None and item.title:
+                    outline.append((" ".join(item.title.split()), item.page_index + 1))
+        except Exception:  # a damaged outline is no reason to refuse the text
+            outline = []
+        title = " ".join((meta.get("Title") or "").split()) or None
+        return PdfInfo(len(pdf), title, _date(meta.get("CreationDate")), tuple(outline))
+    finally:
+        pdf.close()
+
+
+def _fix_ligatures(text: str, textpage) -> str:
+    """Put lam-alef ligatures back in logical order.
+
+    pdfium gives the two letters of one lam-alef glyph alef first; both share
+    the glyph's box, which tells them from a real alef followed by lam.
+    """
+    chars = None
+    for match in _LIGATURE.finditer(text):
+        k = match.start()
+        if chars is None:
+            chars = list(text)
+        try:
+            if textpage.get_charbox(k) == textpage.get_charbox(k + 1):
+                chars[k], chars[k + 1] = chars[k + 1], chars[k]
+        except Exception:
+            continue
+    return "".join(chars) if chars is not None else text
+
+
+def _image_share(page) -> float:
+    import pypdfium2.raw as c
+
+    width, height = page.get_size()
+    area = max(width * height, 1.0)
+    covered = 0.0
+    for obj in page.get_objects(max_depth=2):
+        if obj.type == c.FPDF_PAGEOBJ_IMAGE:
+            left, bottom, right, top = obj.get_bounds()
+            covered += max(0.0, right - left) * max(0.0, top - bottom)
+    return min(covered / area, 1.0)
+
+
+# A Latin letter or digit glued to an Arabic or Hebrew letter (pdfium drops the
+# space where the direction changes): words of two scripts never touch.
+_SCRIPT_JOIN = re.compile(r"(?<=[A-Za-z0-9])(?=[\u0590-\u08ff])|(?<=[\u0590-\u08ff])(?=[A-Za-z0-9])")
+
+
+def tidy(text: str) -> str:
+    return _SCRIPT_JOIN.sub(" ", text)
+
+
+def paragraphs(lines: list[str]) -> list[str]:
+    """Lines joined into paragraphs: a blank line, or a short line ending a sentence, closes one."""
+    lines = [tidy(line) for line in lines]
+    out: list[list[str]] = [[]]
+    longest = max((len(line) for line in lines), default=0)
+    for line in lines:
+        stripped = line.strip()
+        if not stripped:
+            if out[-1]:
+                out.append([])
+            continue
+        out[-1].append(stripped)
+        if stripped.endswith(_SENTENCE_END) and len(stripped) < 0.75 * longest:
+            out.append([])
+    return ["\n".join(p) for p in out if p]
+
+
+def _cell_text(chars: list[str]) -> str:
+    text = "".join(chars).replace("\r", "")
+    text = re.sub(r"(?<=[^\W\d_])-\n(?=[^\W\d_])", "", text)  # a word hyphenated across lines
+    return tidy(" ".join(text.split()))
+
+
+def _assign(text: str, textpage, found: list) -> tuple[list, list, list, set[int]]:
+    """Characters to table regions or to the running text, in reading order.
+
+    Returns the running text, the reading order, each table's cell characters,
+    and the tables that cut through words (a letter and the next one in
+    different cells): those are drawn frames, not tables.
+    """
+    import ctypes
+
+    import pypdfium2.raw as c
+
+    left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    refs = [ctypes.byref(v) for v in (left, right, bottom, top)]
+    cells: list[dict[int, list[str]]] = [{} for _ in found]
+    outside: list[str] = []
+    order: list[tuple[str, int]] = []  # ("text", start) or ("table", k) in reading order
+    where: tuple[int, int] | None = None
+    previous: tuple[str, tuple[int, int] | None] = ("", None)
+    cuts = [0] * len(found)
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            pass  # separators stay where the text around them is
+        elif c.FPDFText_GetCharBox(textpage.raw, i, *refs) and (
+            right.value > left.value or top.value > bottom.value
+        ):
+            cx, cy = (left.value + right.value) / 2, (bottom.value + top.value) / 2
+            where = None
+            for k, table in enumerate(found):
+                region = table.locate(cx, cy)
+                if region is not None:
+                    where = (k, region)
+                    break
+        if ch.isalnum() and previous[0].isalnum() and where != previous[1]:
+            for loc in (where, previous[1]):
+                if loc is not None:
+                    cuts[loc[0]] += 1
+        previous = (ch, where)
+        if where is None:
+            if not order or order[-1][0] != "text":
+                order.append(("text", len(outside)))
+            outside.append(ch)
+        else:
+            k, region = where
+            if ("table", k) not in order:
+                order.append(("table", k))
+            cells[k].setdefault(region, []).append(ch)
+    return outside, order, cells, {k for k, n in enumerate(cuts) if n > 2}
+
+
+def _native_blocks(reading: Reading, number: int, text: str, page, textpage, tables: bool) -> None:
+    found = find_tables(page) if tables else []
+    if found and len(text) != textpage.count_chars():
+        found = []  # text and characters do not line up: keep the plain text
+    while found:
+        outside, order, cells, cut = _assign(text, textpage, found)
+        if not cut:
+            break
+        found = [t for k, t in enumerate(found) if k not in cut]
+    if not found:
+        for para in paragraphs(text.splitlines()):
+            reading.add("paragraph", para, page=number, engine="pypdfium2")
+        return
+    reading.use("ruled-tables")
+    bounds = [start for kind, start in order if kind == "text"] + [len(outside)]
+    starts = iter(bounds[1:])
+    for kind, value in order:
+        if kind == "text":
+            chunk = "".join(outside[value : next(starts)])
+            for para in paragraphs(chunk.splitlines()):
+                reading.add("paragraph", para, page=number, engine="pypdfium2")
+        else:
+            texts = {region: _cell_text(chars) for region, chars in cells[value].items()}
+            reading.add("table", rows=found[value].rows(texts), page=number, engine="ruled-tables")
+
+
+def read_pdf(
+    path: Path,
+    pages: Sequence[int],
+    *,
+    ocr: Callable[[], object] | None = None,
+    dpi: int = 200,
+    tables: bool = True,
+) -> Reading:
+    """A reading of ``pages`` (1-based numbers of the original) of the PDF at ``path``.
+
+    ``ocr`` returns a loaded OCR engine when first called; None switches OCR off,
+    and pages without text are then reported as unread.
+    """
+    pdf = open_document(path)
+    reading = Reading(pages=len(pages))
+    reading.use("pypdfium2")
+    references: list[str] = []
+    ocr_pages: list[int] = []
+    ocr_seconds = 0.0
+    try:
+        total = len(pdf)
+        for number in pages:
+            if not 1 <= number <= total:
+                continue
+            page = pdf[number - 1]
+            try:
+                textpage = page.get_textpage()
+                try:
+                    raw = textpage.get_text_range()
+                    if _LIGATURE.search(raw):
+                        raw = _fix_ligatures(raw, textpage)
+                    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+                    visible = sum(1 for ch in text if not ch.isspace())
+                    reading.add("page", page=number)
+                    scanned = visible < MIN_TEXT and _image_share(page) > 0.3
+                    if visible and not scanned:
+                        references.append(tidy(text))
+                        for finding in text_layer_findings(text):
+                            reading.findings.append(f"page {number}: {finding}")
+                        _native_blocks(reading, number, raw, page, textpage, tables)
+                    elif scanned or visible == 0:
+                        if visible:
+                            references.append(text)
+                        if ocr is None:
+                            if scanned:
+                                reading.unverifiable_pages.append(number)
+                                reading.findings.append(f"page {number}: no text layer and OCR is off")
+                            continue
+                        import time
+
+                        engine = ocr()
+                        start = time.perf_counter()
+                        lines = engine.page(page, dpi)  # type: ignore[attr-defined]
+                        ocr_seconds += time.perf_counter() - start
+                        ocr_pages.append(number)
+                        reading.use("rapidocr")
+                        reading.unverifiable_pages.append(number)
+                        for para in paragraphs([line.text for line in lines]):
+                            reading.add("paragraph", para, page=number, engine="rapidocr")
+                        if lines:
+                            reading.blocks[-1].extra = {
+                                "ocr_lines": [{"text": ln.text, "score": round(ln.score, 4)} for ln in lines]
+                            }
+                        if visible:  # a stamped page number or the like on a scan
+                            reading.add("paragraph", text, page=number, engine="pypdfium2")
+                finally:
+                    textpage.close()
+            finally:
+                page.close()
+    finally:
+        pdf.close()
+    reading.reference = "\n".join(references) if references else None
+    if ocr_pages:
+        reading.notes["ocr_pages"] = ocr_pages
+        reading.notes["ocr_seconds"] = round(ocr_seconds, 3)
+    return reading

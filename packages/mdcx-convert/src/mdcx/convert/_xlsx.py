@@ -1,0 +1,87 @@
+"""XLSX with openpyxl: each worksheet a heading and a table of its used cells."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import zipfile
+from pathlib import Path
+
+from ._errors import DocumentError
+from ._ooxml import chart_table, xlsx_reference
+from ._reading import Reading
+
+MAX_CELLS = 2_000_000  # per workbook; past this the rest is reported, not read
+
+
+def number(value: float) -> str:
+    """A number as a person reads it in a cell: integral values without ``.0``."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def cell_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int | float):
+        return number(float(value))
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    return str(value)
+
+
+def read_xlsx(path: Path) -> Reading:
+    import openpyxl
+
+    try:
+        wb = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+    except (KeyError, ValueError, OSError, zipfile.BadZipFile, TypeError) as exc:
+        raise DocumentError(f"not a readable XLSX ({type(exc).__name__}: {exc})") from exc
+    reading = Reading()
+    reading.use("openpyxl")
+    props = wb.properties
+    reading.title = props.title or None
+    if props.created:
+        reading.date = props.created.date().isoformat()
+    cells = 0
+    sheets = 0
+    try:
+        for ws in wb.worksheets:
+            sheets += 1
+            rows: list[list[str]] = []
+            for row in ws.iter_rows(values_only=True):
+                texts = [cell_text(v) for v in row]
+                cells += sum(1 for t in texts if t)
+                while texts and not texts[-1]:
+                    texts.pop()
+                if any(texts):
+                    rows.append(texts)
+                if cells > MAX_CELLS:
+                    reading.findings.append(
+                        f"workbook holds more than {MAX_CELLS} cells; the rest is not read"
+                    )
+                    break
+            reading.add("heading", ws.title, level=2, engine="openpyxl")
+            if rows:
+                reading.add("table", rows=rows, engine="openpyxl")
+            if cells > MAX_CELLS:
+                break
+    finally:
+        wb.close()
+    reading.notes["sheets"] = sheets
+    with zipfile.ZipFile(path) as zf:
+        charts = sorted(n for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n))
+        for name in charts:
+            title, rows = chart_table(zf.read(name), number)
+            reading.add("heading", title or "Chart", level=2, engine="openpyxl")
+            if rows:
+                reading.add("table", rows=rows, engine="openpyxl")
+        reading.reference = xlsx_reference(zf, number)
+    return reading
