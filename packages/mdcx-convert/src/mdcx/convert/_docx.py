@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 from ._errors import DocumentError
+from ._omml import latex
 from ._ooxml import MC_FALLBACK, M, W, chart_table, docx_main_part, docx_reference, transitional
 from ._reading import Reading
 from ._xlsx import number as format_number
@@ -146,9 +147,15 @@ class _Walker:
                 content = el.find(W + "sdtContent")
                 if content is not None and "".join(content.itertext()).strip() in ("☐", "☒", "☑", "⌧"):
                     continue  # the box glyph itself
+            elif tag == M + "oMathPara":
+                formulas = [latex(m) for m in el.iter(M + "oMath")]
+                out.append(" " + " ".join(f"$${f}$$" for f in formulas if f.strip()) + " ")
+                continue
             elif tag == M + "oMath":
-                out.append(" ")
-                stack.append(" ")
+                formula = latex(el)
+                if formula.strip():
+                    out.append(f" ${formula}$ ")
+                continue
             elif tag == W + "hyperlink":
                 target = self.rels.get(el.get(_R + "id", ""))
                 if target:

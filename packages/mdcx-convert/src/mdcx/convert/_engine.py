@@ -21,6 +21,7 @@ from ._plan import Unit
 from ._reading import Reading
 from ._verify import REFERENCES, coverage, markdown_words, recover, words
 
+
 def _generator() -> str:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -18,6 +18,7 @@ from ._reading import Block, Reading
 
 _INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_TAG = re.compile(r"<(?=[A-Za-z/!?])")  # text that a renderer would take for an HTML tag
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _LEADING = re.compile(
     r"^([ \t]*)(#{1,6}(?=\s|$)|>|[-+*](?=\s)|\d{1,9}[.)](?=\s)|={3,}|-{3,}|`{3,}|~{3,})", re.M
@@ -39,7 +40,7 @@ def _clean(text: str, compact: bool) -> str:
 
 def _escape(text: str) -> str:
     """Text that Markdown shows as written: no accidental headings, lists or comments."""
-    text = text.replace("<!--", "&lt;!--")
+    text = _TAG.sub(r"\\<", text.replace("<!--", "&lt;!--"))
     return _LEADING.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 

@@ -19,14 +19,19 @@ MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fall
 
 
 def _texts(root: ET.Element, tags: set[str], breaks: set[str]) -> str:
-    """Text of ``tags`` in document order, skipping fallback copies (iteratively)."""
+    """Text of ``tags`` in document order, skipping fallback copies (iteratively).
+
+    Runs of an equation are separate symbols: each counts on its own.
+    """
     out: list[str] = []
     stack = [root]
     while stack:
         el = stack.pop()
         if el.tag == MC_FALLBACK:
             continue
-        if el.tag in tags and el.text:
+        if el.tag == M + "t" and el.text:
+            out.append(" " + el.text + " ")
+        elif el.tag in tags and el.text:
             out.append(el.text)
         elif el.tag in breaks:
             out.append("\n")
@@ -172,6 +177,15 @@ def chart_table(xml: bytes, number: callable) -> tuple[str | None, list[list[str
     title = None
     if title_el is not None:
         title = " ".join(t.text for t in title_el.iter(A + "t") if t.text) or None
+    area = root.find(f".//{C}plotArea")
+    kinds = [
+        el.tag[len(C) : -len("Chart")]
+        for el in (area if area is not None else [])
+        if el.tag.endswith("Chart")
+    ]
+    if kinds:
+        kind = re.sub(r"(?<!^)(?=[A-Z])", " ", kinds[0].replace("3D", " 3D")).strip().capitalize()
+        title = f"{kind} chart" + (f": {title}" if title else "")
     series = []
     categories: list[str] = []
     for ser in root.iter(C + "ser"):
@@ -199,3 +213,57 @@ def chart_table(xml: bytes, number: callable) -> tuple[str | None, list[list[str
             [categories[i] if i < len(categories) else ""] + [v[i] if i < len(v) else "" for _, v in series]
         )
     return title, rows
+
+
+P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+
+
+def comments(zf: zipfile.ZipFile) -> list[str]:
+    """Reviewers' comments of an Office package, as ``[author: NAME, time: WHEN]: text`` lines."""
+    names = zf.namelist()
+    authors: dict[str, str] = {}
+    for name in names:
+        low = name.lower()
+        if low.endswith(("authors.xml", "commentauthors.xml", "persons/person.xml")) or "/persons/" in low:
+            try:
+                root = ET.fromstring(zf.read(name))
+            except ET.ParseError:
+                continue
+            for el in root.iter():
+                if el.get("id") is not None and (el.get("name") or el.get("displayName")):
+                    name_ = el.get("name") or el.get("displayName") or ""
+                    initials = el.get("initials")
+                    authors[el.get("id", "")] = f"{name_} ({initials})" if initials else name_
+    out = []
+    for name in sorted(names):
+        low = name.lower()
+        if not re.search(r"(comments?\d*|modernComment[^/]*|threadedComment\d*)\.xml$", name, re.I):
+            continue
+        if "/word/" in "/" + low or low.startswith("word/"):
+            continue  # Word comments stay anchored in the text they annotate
+        try:
+            root = ET.fromstring(zf.read(name))
+        except ET.ParseError:
+            continue
+        for el in root.iter():
+            local = el.tag.rsplit("}", 1)[-1]
+            if local not in ("cm", "comment", "threadedComment"):
+                continue
+            text = " ".join(
+                t.text.strip()
+                for t in el.iter()
+                if t.tag.rsplit("}", 1)[-1] in ("t", "text") and t.text and t.text.strip()
+            )
+            if not text:
+                continue
+            who = el.get("authorId") or el.get("personId") or ""
+            author = authors.get(who)
+            if author is None and local == "comment":  # spreadsheet notes list their authors by index
+                listed = [a.text or "" for a in root.iter(S + "author")]
+                author = listed[int(who)] if who.isdigit() and int(who) < len(listed) else None
+            when = el.get("created") or el.get("dt") or el.get("dT")
+            label = ", ".join(
+                x for x in (f"author: {author}" if author else "", f"time: {when}" if when else "") if x
+            )
+            out.append(f"[{label}]: {text}" if label else text)
+    return out

@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path
 
 from ._errors import DocumentError
-from ._ooxml import chart_table, pptx_reference
+from ._ooxml import chart_table, comments, pptx_reference
 from ._reading import Reading
 from ._xlsx import number as format_number
 
@@ -99,4 +99,9 @@ def read_pptx(path: Path) -> Reading:
         reading.title = first.text.strip() if first else None
     with zipfile.ZipFile(path) as zf:
         reading.reference = "\n".join(pptx_reference(zf))
+        notes = comments(zf)
+    if notes:
+        reading.add("heading", "Comments", level=2, engine="python-pptx")
+        for line in notes:
+            reading.add("paragraph", line, engine="python-pptx")
     return reading

@@ -8,10 +8,12 @@ import zipfile
 from pathlib import Path
 
 from ._errors import DocumentError
-from ._ooxml import chart_table, xlsx_reference
+from ._ooxml import chart_table, comments, xlsx_reference
 from ._reading import Reading
 
 MAX_CELLS = 2_000_000  # per workbook; past this the rest is reported, not read
+FULL_LOAD_BYTES = 5 * 1024 * 1024  # workbooks under this size and ...
+FULL_LOAD_CELLS = 500_000  # ... this many declared cells are loaded whole (merged cells known)
 
 
 def number(value: float) -> str:
@@ -42,6 +44,11 @@ def read_xlsx(path: Path) -> Reading:
 
     try:
         wb = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+        # Merged cells are known only to a fully loaded workbook: small ones are loaded whole.
+        declared = sum((ws.max_row or 0) * (ws.max_column or 0) for ws in wb.worksheets)
+        if path.stat().st_size < FULL_LOAD_BYTES and declared < FULL_LOAD_CELLS:
+            wb.close()
+            wb = openpyxl.load_workbook(str(path), read_only=False, data_only=True)
     except (KeyError, ValueError, OSError, zipfile.BadZipFile, TypeError) as exc:
         raise DocumentError(f"not a readable XLSX ({type(exc).__name__}: {exc})") from exc
     reading = Reading()
@@ -56,7 +63,16 @@ def read_xlsx(path: Path) -> Reading:
         for ws in wb.worksheets:
             sheets += 1
             rows: list[list[str]] = []
-            for row in ws.iter_rows(values_only=True):
+            merged: dict[tuple[int, int], object] = {}
+            for rng in getattr(ws, "merged_cells", None).ranges if getattr(ws, "merged_cells", None) else []:
+                value = ws.cell(rng.min_row, rng.min_col).value
+                for r in range(rng.min_row, min(rng.max_row, rng.min_row + 1000) + 1):
+                    for col in range(rng.min_col, min(rng.max_col, rng.min_col + 100) + 1):
+                        merged[(r, col)] = value
+            first_row = getattr(ws, "min_row", 1) or 1
+            for row_no, row in enumerate(ws.iter_rows(values_only=True), first_row):
+                if merged:  # a merged cell repeats its text in every cell it covers
+                    row = tuple(merged.get((row_no, c), v) for c, v in enumerate(row, 1))
                 texts = [cell_text(v) for v in row]
                 cells += sum(1 for t in texts if t)
                 while texts and not texts[-1]:
@@ -77,10 +93,15 @@ def read_xlsx(path: Path) -> Reading:
         wb.close()
     reading.notes["sheets"] = sheets
     with zipfile.ZipFile(path) as zf:
+        notes = comments(zf)
+        if notes:
+            reading.add("heading", "Comments", level=2, engine="openpyxl")
+            for line in notes:
+                reading.add("paragraph", line, engine="openpyxl")
         charts = sorted(n for n in zf.namelist() if re.fullmatch(r"xl/charts/chart\d+\.xml", n))
         for name in charts:
             title, rows = chart_table(zf.read(name), number)
-            reading.add("heading", title or "Chart", level=2, engine="openpyxl")
+            reading.add("paragraph", title or "Chart", engine="openpyxl")
             if rows:
                 reading.add("table", rows=rows, engine="openpyxl")
         reading.reference = xlsx_reference(zf, number)
