@@ -310,8 +310,9 @@ def read_docx(path: Path) -> Reading:
             if props.created:
                 reading.date = props.created.date().isoformat()
             reading.use("python-docx")
-        except (PackageNotFoundError, KeyError, ValueError) as exc:
-            # OOXML Strict (or a package python-docx refuses): read the XML itself.
+        except (PackageNotFoundError, KeyError, ValueError, lxml.etree.XMLSyntaxError) as exc:
+            # OOXML Strict, or a package python-docx refuses (such as one nested deeper than its
+            # parser allows): read the XML itself.
             try:
                 root = lxml.etree.fromstring(transitional(zf.read(main)), parser)
             except (KeyError, lxml.etree.XMLSyntaxError) as inner:
@@ -321,7 +322,7 @@ def read_docx(path: Path) -> Reading:
                 raise DocumentError("DOCX without a document body") from exc
             styles = _styles_from_xml(zf)
             reading.use("ooxml-xml")
-            reading.notes["engine_note"] = f"python-docx refused the package ({exc}); read as OOXML Strict"
+            reading.notes["engine_note"] = f"python-docx refused the package ({exc}); read from its XML"
         _Walker(reading, styles, rels, _Numbering(numbering_root), chart).walk(body)
         reading.reference = docx_reference(zf)
     if reading.title is None:

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 
 from ._reading import Reading
 
-_SKIP = {"script", "style", "noscript", "template", "head", "svg", "math", "object", "iframe"}
+_SKIP = {"script", "style", "noscript", "template", "head", "svg", "math", "object", "iframe", "rp"}
 _BLOCK = {
     "p", "div", "section", "article", "header", "footer", "nav", "aside", "main", "figure",
     "figcaption", "address", "dl", "dt", "dd", "form", "fieldset", "legend", "details", "summary",
@@ -183,6 +183,11 @@ class _Converter(HTMLParser):
             else:
                 self.links.append(None)
             return
+        if tag == "rt":  # a ruby reading follows its base text in parentheses
+            sink = self._sink()
+            if sink is not None:
+                sink.append("(")
+            return
         if tag == "img":
             alt = (dict(attrs).get("alt") or "").strip()
             sink = self._sink()
@@ -243,6 +248,11 @@ class _Converter(HTMLParser):
             return
         if tag == "head":
             self.in_head = False
+            return
+        if tag == "rt":
+            sink = self._sink()
+            if sink is not None:
+                sink.append(")")
             return
         if tag == "a" and self.links:
             href = self.links.pop()
@@ -335,7 +345,7 @@ def reference_text(markup: bytes | str) -> str:
         root = lxml.html.document_fromstring(markup, parser=parser)
     except (lxml.etree.ParserError, ValueError):
         return ""
-    skip = {"script", "style", "noscript", "template", "head", "svg", "math"}
+    skip = {"script", "style", "noscript", "template", "head", "svg", "math", "rp"}
     blocks = (
         _BLOCK | set(_HEADINGS) | {"li", "ul", "ol", "table", "tr", "td", "th", "pre", "br", "blockquote"}
     )

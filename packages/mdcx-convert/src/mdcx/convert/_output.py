@@ -17,6 +17,7 @@ from typing import Any
 from mdcx.format import CONVERSION_FOLDER, RUN_INDEX
 
 from ._engine import UnitResult
+from ._plan import display
 
 JOURNAL = "progress.jsonl"
 SUMMARY = "summary.md"
@@ -27,7 +28,7 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as fh:
+        with open(tmp, "w", encoding="utf-8", newline="\n", errors="backslashreplace") as fh:
             fh.write(text)
         os.replace(tmp, path)
     finally:
@@ -39,7 +40,7 @@ def unit_record(result: UnitResult) -> dict[str, Any]:
     u = result.unit
     return {
         "source": u.source,
-        "output": u.output,
+        "output": display(u.output),
         "digest": u.digest,
         "format": u.format,
         "pages": list(u.pages) if u.pages else None,

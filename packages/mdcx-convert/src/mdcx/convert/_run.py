@@ -120,7 +120,7 @@ def _document_report(
     return DocumentReport(
         source=doc.source,
         status=status,
-        output=doc.output,
+        output=display(doc.output),
         format=doc.format,
         reason=reason,
         verification=verification if status != "failed" or len(failed) < len(records) else None,
@@ -279,7 +279,7 @@ class Run:
         todo = []
         for doc in documents:
             for unit in doc.units:
-                rec = previous.get(unit.output)
+                rec = previous.get(display(unit.output))
                 if _reusable(rec, unit, self.tree, self.options):
                     self.records[unit.output] = rec  # type: ignore[assignment]
                     self.reused.add(unit.output)

@@ -45,9 +45,39 @@ def normalise(text: str) -> str:
     return _INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
 
 
+# Scripts written without spaces count character by character, so a run of
+# them is not one brittle "word" that any inserted mark would break.
+_UNSPACED = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u0f00-\u0fff\u3040-\u30ff\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\uff66-\uff9f\ua980-\ua9df]"
+)
+
+
 def words(text: str) -> list[str]:
     """The words of ``text`` as verification counts them."""
-    return _WORD.findall(normalise(_HYPHEN_BREAK.sub("", text)))
+    out: list[str] = []
+    for word in _WORD.findall(normalise(_HYPHEN_BREAK.sub("", text))):
+        if _UNSPACED.search(word):
+            out.extend(_split_unspaced(word))
+        else:
+            out.append(word)
+    return out
+
+
+def _split_unspaced(word: str) -> list[str]:
+    parts: list[str] = []
+    buf = ""
+    for ch in word:
+        if _UNSPACED.match(ch):
+            if buf:
+                parts.append(buf)
+                buf = ""
+            parts.append(ch)
+        else:
+            buf += ch
+    if buf:
+        parts.append(buf)
+    return parts
 
 
 def markdown_words(markdown: str) -> list[str]:

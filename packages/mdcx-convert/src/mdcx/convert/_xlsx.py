@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -43,14 +44,25 @@ def read_xlsx(path: Path) -> Reading:
     import openpyxl
 
     try:
-        wb = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
-        # Merged cells are known only to a fully loaded workbook: small ones are loaded whole.
-        declared = sum((ws.max_row or 0) * (ws.max_column or 0) for ws in wb.worksheets)
-        if path.stat().st_size < FULL_LOAD_BYTES and declared < FULL_LOAD_CELLS:
-            wb.close()
-            wb = openpyxl.load_workbook(str(path), read_only=False, data_only=True)
+        with warnings.catch_warnings():  # openpyxl warns about pictures it drops; pictures hold no text
+            warnings.simplefilter("ignore", UserWarning)
+            wb = _load(openpyxl, path)
     except (KeyError, ValueError, OSError, zipfile.BadZipFile, TypeError) as exc:
         raise DocumentError(f"not a readable XLSX ({type(exc).__name__}: {exc})") from exc
+    return _read_workbook(wb, path)
+
+
+def _load(openpyxl, path: Path):
+    wb = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+    # Merged cells are known only to a fully loaded workbook: small ones are loaded whole.
+    declared = sum((ws.max_row or 0) * (ws.max_column or 0) for ws in wb.worksheets)
+    if path.stat().st_size < FULL_LOAD_BYTES and declared < FULL_LOAD_CELLS:
+        wb.close()
+        wb = openpyxl.load_workbook(str(path), read_only=False, data_only=True)
+    return wb
+
+
+def _read_workbook(wb, path: Path) -> Reading:
     reading = Reading()
     reading.use("openpyxl")
     props = wb.properties
