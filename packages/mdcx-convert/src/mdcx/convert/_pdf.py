@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ._errors import DocumentError
 from ._reading import Reading
-from ._rules import find_tables
+from ._rules import band_table, find_tables
 from ._verify import text_layer_findings
 
 MIN_TEXT = 20  # non-space characters under which a page with images is OCR'd
@@ -137,32 +137,42 @@ def _cell_text(chars: list[str]) -> str:
     return tidy(" ".join(text.split()))
 
 
-def _assign(text: str, textpage, found: list) -> tuple[list, list, list, set[int]]:
-    """Characters to table regions or to the running text, in reading order.
-
-    Returns the running text, the reading order, each table's cell characters,
-    and the tables that cut through words (a letter and the next one in
-    different cells): those are drawn frames, not tables.
-    """
+def _char_boxes(text: str, textpage) -> list[tuple[float, float, float, float] | None]:
+    """Each character's box (left, bottom, right, top); None for separators and empty boxes."""
     import ctypes
 
     import pypdfium2.raw as c
 
     left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     refs = [ctypes.byref(v) for v in (left, right, bottom, top)]
+    out: list[tuple[float, float, float, float] | None] = []
+    for i, ch in enumerate(text):
+        if ch.isspace() or not c.FPDFText_GetCharBox(textpage.raw, i, *refs):
+            out.append(None)
+        elif right.value > left.value or top.value > bottom.value:
+            out.append((left.value, bottom.value, right.value, top.value))
+        else:
+            out.append(None)
+    return out
+
+
+def _assign(text: str, boxes: list, found: list) -> tuple[list, list, list, set[int]]:
+    """Characters to table regions or to the running text, in reading order.
+
+    Returns the running text, the reading order, each table's cell characters,
+    and the tables to drop: those that cut through words (a letter and the
+    next one in different cells) or hold paragraphs in their cells are drawn
+    frames, not tables.
+    """
     cells: list[dict[int, list[str]]] = [{} for _ in found]
     outside: list[str] = []
     order: list[tuple[str, int]] = []  # ("text", start) or ("table", k) in reading order
     where: tuple[int, int] | None = None
     previous: tuple[str, tuple[int, int] | None] = ("", None)
     cuts = [0] * len(found)
-    for i, ch in enumerate(text):
-        if ch.isspace():
-            pass  # separators stay where the text around them is
-        elif c.FPDFText_GetCharBox(textpage.raw, i, *refs) and (
-            right.value > left.value or top.value > bottom.value
-        ):
-            cx, cy = (left.value + right.value) / 2, (bottom.value + top.value) / 2
+    for ch, box in zip(text, boxes):
+        if box is not None:  # separators stay where the text around them is
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             where = None
             for k, table in enumerate(found):
                 region = table.locate(cx, cy)
@@ -183,15 +193,26 @@ def _assign(text: str, textpage, found: list) -> tuple[list, list, list, set[int
             if ("table", k) not in order:
                 order.append(("table", k))
             cells[k].setdefault(region, []).append(ch)
-    return outside, order, cells, {k for k, n in enumerate(cuts) if n > 2}
+    rejected = {k for k, n in enumerate(cuts) if n > 2}
+    for k, regions in enumerate(cells):
+        sizes = [len("".join(chars).split()) for chars in regions.values()]
+        filled = [n for n in sizes if n]
+        if filled and (max(filled) > 150 or sum(filled) / len(filled) > 30):
+            rejected.add(k)  # cells holding whole paragraphs: a page laid out in boxes, not a table
+    return outside, order, cells, rejected
 
 
 def _native_blocks(reading: Reading, number: int, text: str, page, textpage, tables: bool) -> None:
-    found = find_tables(page) if tables else []
-    if found and len(text) != textpage.count_chars():
-        found = []  # text and characters do not line up: keep the plain text
+    found, bands = find_tables(page) if tables else ([], [])
+    if (found or bands) and len(text) != textpage.count_chars():
+        found, bands = [], []  # text and characters do not line up: keep the plain text
+    boxes = _char_boxes(text, textpage) if found or bands else []
+    for band in bands:
+        table = band_table(band, boxes)
+        if table is not None:
+            found.append(table)
     while found:
-        outside, order, cells, cut = _assign(text, textpage, found)
+        outside, order, cells, cut = _assign(text, boxes, found)
         if not cut:
             break
         found = [t for k, t in enumerate(found) if k not in cut]

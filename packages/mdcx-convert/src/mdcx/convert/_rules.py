@@ -129,6 +129,13 @@ def _components(horizontal: list, vertical: list) -> list[tuple[list, list]]:
         for j, (y0, y1, x) in enumerate(vertical):
             if x0 - SNAP <= x <= x1 + SNAP and y0 - SNAP <= y <= y1 + SNAP:
                 sets.union(i, n + j)
+    # A rule drawn in pieces (a column line stroked row by row) is one rule.
+    for offset, rules in ((0, horizontal), (n, vertical)):
+        ordered = sorted(range(len(rules)), key=lambda k: (round(rules[k][2] / SNAP), rules[k][0]))
+        for a, b in zip(ordered, ordered[1:]):
+            ra, rb = rules[a], rules[b]
+            if abs(ra[2] - rb[2]) < SNAP and rb[0] <= ra[1] + SNAP:
+                sets.union(offset + a, offset + b)
     find = sets.find
     groups: dict[int, tuple[list, list]] = {}
     for i, h in enumerate(horizontal):
@@ -146,17 +153,126 @@ def _covers_v(rules: list, x: float, y: float) -> bool:
     return any(abs(rx - x) < SNAP and y0 - SNAP <= y <= y1 + SNAP for y0, y1, rx in rules)
 
 
-def find_tables(page) -> list[RuledTable]:
+Band = tuple[float, float, float, float]  # left, right, top, bottom of rules without a grid
+
+
+def find_tables(page) -> tuple[list[RuledTable], list[Band]]:
+    """Grids of rules, and bands of horizontal rules only (tables ruled the "booktabs" way)."""
     found = _segments(page)
     if not found:
-        return []
+        return [], []
     horizontal, vertical = found
-    if len(horizontal) < 2 or len(vertical) < 2 or len(horizontal) * len(vertical) > 4_000_000:
-        return []
+    tables = (
+        _grids(horizontal, vertical)
+        if len(vertical) >= 2 and len(horizontal) * len(vertical) <= 4_000_000
+        else []
+    )
+    return tables, _bands(horizontal, tables)
+
+
+def _bands(horizontal: list, grids: list[RuledTable]) -> list[Band]:
+    """Stacks of at least three horizontal rules of the same extent, outside every grid."""
+    groups: list[list[tuple[float, float, float]]] = []
+    for x0, x1, y in sorted(horizontal, key=lambda h: (round(h[0]), round(h[1]), -h[2])):
+        if x1 - x0 < 40:
+            continue
+        for group in groups:
+            g0, g1, _ = group[0]
+            if abs(g0 - x0) < 2 * SNAP and abs(g1 - x1) < 2 * SNAP:
+                group.append((x0, x1, y))
+                break
+        else:
+            groups.append([(x0, x1, y)])
+    bands = []
+    for group in groups:
+        ys = _cluster([y for _, _, y in group])
+        if len(ys) < 3:
+            continue
+        left, right = min(g[0] for g in group), max(g[1] for g in group)
+        top, bottom = max(ys), min(ys)
+        if top - bottom < 10:
+            continue
+        inside = any(
+            t.bbox[0] - SNAP <= left
+            and right <= t.bbox[2] + SNAP
+            and t.bbox[1] - SNAP <= bottom
+            and top <= t.bbox[3] + SNAP
+            for t in grids
+        )
+        if not inside:
+            bands.append((left, right, top, bottom))
+    return bands
+
+
+def band_table(band: Band, chars: list[tuple[float, float, float, float] | None]) -> RuledTable | None:
+    """A table inside a band of horizontal rules: rows are text lines, columns the gaps
+    that run down through (nearly) every line.  ``chars`` are the page's character
+    boxes (left, bottom, right, top), None for separators."""
+    left, right, top, bottom = band
+    boxes = [
+        b
+        for b in chars
+        if b is not None
+        and left - SNAP <= (b[0] + b[2]) / 2 <= right + SNAP
+        and bottom < (b[1] + b[3]) / 2 < top
+    ]
+    if len(boxes) < 4:
+        return None
+    heights = sorted(b[3] - b[1] for b in boxes)
+    height = max(heights[len(heights) // 2], 1.0)
+    lines: list[list[tuple[float, float, float, float]]] = []
+    for b in sorted(boxes, key=lambda b: -(b[1] + b[3]) / 2):
+        cy = (b[1] + b[3]) / 2
+        if lines and abs((lines[-1][0][1] + lines[-1][0][3]) / 2 - cy) < 0.5 * height:
+            lines[-1].append(b)
+        else:
+            lines.append([b])
+    if len(lines) < 2:
+        return None
+    widths = sorted(b[2] - b[0] for b in boxes)
+    min_gap = max(1.5 * widths[len(widths) // 2], 4.0)
+    step = 0.5
+    n = int((right - left) / step) + 1
+    ink = [0] * n
+    for line in lines:
+        covered = [False] * n
+        for b in line:
+            for i in range(max(int((b[0] - left) / step), 0), min(int((b[2] - left) / step) + 1, n)):
+                covered[i] = True
+        for i, c in enumerate(covered):
+            ink[i] += c
+    allowed = max(1, len(lines) // 5)  # a heading that spans columns may cross a gap
+    edges = [left]
+    run_start = None
+    for i in range(n + 1):
+        empty = i < n and ink[i] <= allowed
+        if empty and run_start is None:
+            run_start = i
+        elif not empty and run_start is not None:
+            if run_start > 0 and i < n and (i - run_start) * step >= min_gap:
+                edges.append(left + (run_start + i) / 2 * step)
+            run_start = None
+    edges.append(right)
+    if len(edges) < 3:
+        return None
+    centers = [sum((b[1] + b[3]) / 2 for b in line) / len(line) for line in lines]
+    ys = [top] + [(a + b) / 2 for a, b in zip(centers, centers[1:])] + [bottom]
+    ncols = len(edges) - 1
+    regions = tuple(tuple(r * ncols + c for c in range(ncols)) for r in range(len(lines)))
+    return RuledTable(tuple(edges), tuple(ys), regions)
+
+
+def _grids(horizontal: list, vertical: list) -> list[RuledTable]:
     tables = []
     for hs, vs in _components(horizontal, vertical):
         ys = sorted(_cluster([h[2] for h in hs]), reverse=True)  # top to bottom
         xs = _cluster([v[2] for v in vs])
+        # Tables without outer vertical borders: the horizontal rules give the outer edges.
+        left, right = min(h[0] for h in hs), max(h[1] for h in hs)
+        if xs and left < xs[0] - 3 * SNAP:
+            xs.insert(0, left)
+        if xs and right > xs[-1] + 3 * SNAP:
+            xs.append(right)
         if len(ys) < 3 or len(xs) < 3:
             continue
         nrows, ncols = len(ys) - 1, len(xs) - 1
