@@ -160,8 +160,8 @@ def _assign(text: str, boxes: list, found: list) -> tuple[list, list, list, set[
     """Characters to table regions or to the running text, in reading order.
 
     Returns the running text, the reading order, each table's cell characters,
-    and the tables to drop: those that cut through words (a letter and the
-    next one in different cells) or hold paragraphs in their cells are drawn
+    and the tables to drop: those that cut through words (a character and the
+    next one in different cells, with no space between) or hold paragraphs in their cells are drawn
     frames, not tables.
     """
     cells: list[dict[int, list[str]]] = [{} for _ in found]
@@ -179,7 +179,7 @@ def _assign(text: str, boxes: list, found: list) -> tuple[list, list, list, set[
                 if region is not None:
                     where = (k, region)
                     break
-        if ch.isalnum() and previous[0].isalnum() and where != previous[1]:
+        if not ch.isspace() and previous[0] and not previous[0].isspace() and where != previous[1]:
             for loc in (where, previous[1]):
                 if loc is not None:
                     cuts[loc[0]] += 1
