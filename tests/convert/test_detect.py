@@ -23,6 +23,7 @@ CASES = [  # (corpus, file, format or None, words the skip reason must hold)
     ("docling-testdata", "csv/sources/csv-semicolon.csv", "csv", ""),
     ("unstructured-example-docs", "fake-text.txt", "txt", ""),
     ("unstructured-example-docs", "fake-html-pre.htm", "html", ""),
+    ("unstructured-example-docs", "codeblock.md", "md", ""),  # HTML inside a code block is still Markdown
     ("unstructured-example-docs", "example-steelJIS-datasheet-utf-16.html", "html", ""),
     ("unstructured-example-docs", "fake.doc", None, "legacy Word"),
     ("unstructured-example-docs", "tests-example.xls", None, "legacy Excel"),

@@ -177,8 +177,8 @@ def detect(path: Path) -> Detected:
     encoding = text_encoding(head)
     if encoding is None:
         return Detected(None, "binary file of unknown format")
-    sample = head.decode(encoding, errors="replace").encode("utf-8", "replace")
-    if _HTML.search(sample[:4096]):
+    sample = head.decode(encoding, errors="replace").lstrip("\ufeff \t\r\n").encode("utf-8", "replace")
+    if sample.startswith(b"<") and _HTML.search(sample[:4096]):  # markup from the first character on
         return Detected("html", encoding=encoding)
     fmt = _TEXT_SUFFIXES.get(suffix)
     if fmt is None:

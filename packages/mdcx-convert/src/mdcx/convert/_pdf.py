@@ -267,17 +267,18 @@ def read_pdf(
                     text = raw.replace("\r\n", "\n").replace("\r", "\n")
                     visible = sum(1 for ch in text if not ch.isspace())
                     reading.add("page", page=number)
-                    scanned = visible < MIN_TEXT and _image_share(page) > 0.3
+                    pictured = _image_share(page) if visible < MIN_TEXT else 0.0
+                    scanned = pictured > 0.3
                     if visible and not scanned:
                         references.append(tidy(text))
                         for finding in text_layer_findings(text):
                             reading.findings.append(f"page {number}: {finding}")
                         _native_blocks(reading, number, raw, page, textpage, tables)
-                    elif scanned or visible == 0:
+                    elif scanned or (visible == 0 and any(True for _ in page.get_objects(max_depth=1))):
                         if visible:
                             references.append(text)
                         if ocr is None:
-                            if scanned:
+                            if pictured > 0:
                                 reading.unverifiable_pages.append(number)
                                 reading.findings.append(f"page {number}: no text layer and OCR is off")
                             continue
