@@ -52,6 +52,15 @@ class Engines:
             self.startup_seconds += self._ocr.startup_seconds
         return self._ocr
 
+    def layout(self):
+        """docling's layout engine when its models are on disk, else None (decided once)."""
+        if self._layout is None:
+            from ._layout import LayoutEngine, status
+
+            found = status(self.options.docling, self.options.docling_models)
+            self._layout = LayoutEngine(found, self.options.formulas) if found.available else False
+        return self._layout or None
+
     def warm(self) -> float:
         """Load every engine now; returns the seconds it took."""
         start = time.perf_counter()
@@ -93,7 +102,11 @@ def _read(unit: Unit, engines: Engines) -> Reading:
 
         pages = unit.pages or ()
         return read_pdf(
-            path, pages, ocr=engines.ocr if engines.options.ocr else None, dpi=engines.options.dpi
+            path,
+            pages,
+            ocr=engines.ocr if engines.options.ocr else None,
+            dpi=engines.options.dpi,
+            layout=engines.layout if engines.options.docling else None,
         )
     if fmt == "docx":
         from ._docx import read_docx

@@ -240,11 +240,14 @@ def read_pdf(
     ocr: Callable[[], object] | None = None,
     dpi: int = 200,
     tables: bool = True,
+    layout: Callable[[], object] | None = None,
 ) -> Reading:
     """A reading of ``pages`` (1-based numbers of the original) of the PDF at ``path``.
 
     ``ocr`` returns a loaded OCR engine when first called; None switches OCR off,
-    and pages without text are then reported as unread.
+    and pages without text are then reported as unread.  ``layout`` returns
+    docling's layout engine (or None without its models): pages whose text
+    layer the native read flags are read again by it.
     """
     pdf = open_document(path)
     reading = Reading(pages=len(pages))
@@ -271,9 +274,16 @@ def read_pdf(
                     scanned = pictured > 0.3
                     if visible and not scanned:
                         references.append(tidy(text))
-                        for finding in text_layer_findings(text):
+                        flagged = text_layer_findings(text)
+                        for finding in flagged:
                             reading.findings.append(f"page {number}: {finding}")
-                        _native_blocks(reading, number, raw, page, textpage, tables)
+                        engine = layout() if flagged and layout is not None else None
+                        if engine is not None:
+                            redone = engine.pages(path, number, number)  # type: ignore[attr-defined]
+                            reading.use("docling")
+                            reading.blocks.extend(b for b in redone.blocks if b.kind != "page")
+                        else:
+                            _native_blocks(reading, number, raw, page, textpage, tables)
                     elif scanned or (visible == 0 and any(True for _ in page.get_objects(max_depth=1))):
                         if visible:
                             references.append(text)
