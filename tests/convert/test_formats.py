@@ -116,3 +116,14 @@ def test_conversion_cases(docling_converted: Path, name: str, must: list[str], m
 )
 def test_scripts_survive_in_logical_order(epub_converted: Path, name: str, phrase: str) -> None:
     assert phrase in (epub_converted / name).read_text(encoding="utf-8")
+
+
+def test_word_page_breaks_become_page_markers(tmp_path: Path) -> None:
+    from mdcx.convert import ConvertOptions, convert
+
+    src = corpus_path("unstructured-example-docs")
+    convert(src, tmp_path / "out", ConvertOptions(serial=True, only="page-breaks.docx"))
+    text = (tmp_path / "out" / "page-breaks.md").read_text(encoding="utf-8")
+    positions = [text.index(f"<!-- page: {n} -->") for n in range(1, 6)]
+    assert positions == sorted(positions)
+    assert "lastRenderedPageBreak" in _front(tmp_path / "out" / "page-breaks.md")["pages_from"]

@@ -185,3 +185,37 @@ def test_front_matter_of_a_document(tmp_path: Path) -> None:
     assert front["title"] == "Harbour inspection" and front["format"] == "docx"
     assert front["source"] == "sub/harbour.docx" and front["verification"] == "measured"
     assert front["converter"].startswith("mdcx-convert ")
+
+
+def test_serial_timeout_abandons_the_document(tmp_path: Path) -> None:
+    src = tmp_path / "docs"
+    src.mkdir()
+    (src / "scan.pdf").write_bytes(
+        (corpus_path("docling-testdata") / "ocr/sources/ocr_test.pdf").read_bytes()
+    )
+    (src / "quick.txt").write_text("quick words\n", encoding="utf-8")
+    report = convert(src, tmp_path / "out", ConvertOptions(serial=True, timeout=0.3))
+    by = {d.source: d for d in report.documents}
+    assert by["scan.pdf"].status == "failed" and "abandoned" in by["scan.pdf"].reason
+    assert by["quick.txt"].status == "converted"
+
+
+@pytest.mark.parametrize(
+    ("options", "gpu_usable", "units", "expected"),
+    [
+        ({}, False, 10, (2, 0)),
+        ({"max_cores": 1}, False, 10, (1, 0)),
+        ({}, False, 1, (1, 0)),
+        ({}, True, 10, (1, 1)),
+        ({"gpu": False}, True, 10, (2, 0)),
+        ({"gpu_workers": 2, "cpu_workers": 1}, True, 10, (1, 2)),
+        ({"gpu_workers": 3}, False, 10, (2, 0)),
+        ({"cpu_workers": 0, "gpu_workers": 1}, True, 10, (0, 1)),
+    ],
+)
+def test_worker_counts(options: dict, gpu_usable: bool, units: int, expected: tuple[int, int]) -> None:
+    from mdcx.convert._workers import worker_counts
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(os, "cpu_count", lambda: 2)
+        assert worker_counts(ConvertOptions(**options), gpu_usable, units) == expected

@@ -27,7 +27,10 @@ def _check(root: Path, report) -> None:
         if doc.status != "converted":
             assert doc.reason
     assert by["pdf/password.pdf"].status == "failed" and "password" in by["pdf/password.pdf"].reason
-    assert by["duplicate-paragraphs.doc"].status == "skipped" and "legacy Word" in by["duplicate-paragraphs.doc"].reason
+    assert (
+        by["duplicate-paragraphs.doc"].status == "skipped"
+        and "legacy Word" in by["duplicate-paragraphs.doc"].reason
+    )
     assert by["fake-text-utf-32.txt"].status == "converted"
     assert by["pdf/DA-619p.pdf"].chapters == 7 and by["pdf/DA-619p.pdf"].coverage == 1.0
     below = [(d.source, d.coverage) for d in report.documents if d.below_threshold]

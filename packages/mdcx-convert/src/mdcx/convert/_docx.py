@@ -113,6 +113,9 @@ class _Walker:
         self.numbering = numbering
         self.chart = chart  # rId -> (title, rows) or None
         self.charts: list = []
+        self.page = 1
+        self.breaks = 0  # page breaks met in the paragraph being read
+        self.break_tag: str | None = None  # which element marks a page break (decided per document)
 
     def text(self, p, boxes: list) -> str:
         out: list[str] = []
@@ -138,6 +141,10 @@ class _Walker:
                 out.append("\t")
             elif tag in (W + "br", W + "cr"):
                 out.append("\n")
+                if self.break_tag == "br" and el.get(W + "type") == "page":
+                    self.breaks += 1
+            elif tag == W + "lastRenderedPageBreak" and self.break_tag == "rendered":
+                self.breaks += 1
             elif tag == _CHART:
                 self.charts.append(el.get(_R + "id"))
             elif tag == W + "sdt" and el.find(f"{W}sdtPr/{_W14}checkbox") is not None:
@@ -222,6 +229,18 @@ class _Walker:
         return "paragraph", 0, None
 
     def walk(self, body) -> None:
+        # Word's last layout marks where its pages began; without it, explicit page breaks do.
+        if next(body.iter(W + "lastRenderedPageBreak"), None) is not None:
+            self.break_tag = "rendered"
+        elif any(br.get(W + "type") == "page" for br in body.iter(W + "br")):
+            self.break_tag = "br"
+        if self.break_tag:
+            self.reading.add("page", page=1)
+            self.reading.notes["pages_from"] = (
+                "the layout Word last saved (w:lastRenderedPageBreak)"
+                if self.break_tag == "rendered"
+                else "explicit page breaks"
+            )
         stack = list(reversed(list(body)))
         while stack:
             el = stack.pop()
@@ -246,6 +265,10 @@ class _Walker:
                 self.charts = []
                 for box in reversed(boxes):  # text boxes follow their anchor paragraph
                     stack.extend(reversed(list(box)))
+                for _ in range(self.breaks):
+                    self.page += 1
+                    self.reading.add("page", page=self.page)
+                self.breaks = 0
             elif tag == W + "tbl":
                 rows = self.table(el)
                 if rows:

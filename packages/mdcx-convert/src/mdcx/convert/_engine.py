@@ -245,7 +245,7 @@ def _render(unit: Unit, reading: Reading, options: ConvertOptions, seconds: floa
         fields["unverifiable_pages"] = unverifiable
     if reading.findings:
         fields["findings"] = list(reading.findings)
-    for key in ("ocr_pages", "encoding", "sheets", "language"):
+    for key in ("ocr_pages", "pages_from", "encoding", "sheets", "language"):
         if key in reading.notes:
             fields[key] = reading.notes[key]
     fields["converter"] = GENERATOR

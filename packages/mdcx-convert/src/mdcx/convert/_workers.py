@@ -38,8 +38,12 @@ def run_serial(units: Iterable[Unit], engines: Engines, on_result: OnResult, tim
     """Units one after another in this process.
 
     With a timeout each unit runs on a helper thread; one that does not finish
-    is abandoned (the thread cannot be stopped and finishes in the background).
+    is abandoned: its result is dropped and the run goes on.  A thread cannot
+    be stopped, so abandoned threads are waited for (a bounded time) once the
+    run is over, letting the engines shut down cleanly; worker processes,
+    the default, are killed instead.
     """
+    abandoned: list[threading.Thread] = []
     for unit in units:
         if not timeout:
             on_result(convert_unit(unit, engines))
@@ -48,7 +52,11 @@ def run_serial(units: Iterable[Unit], engines: Engines, on_result: OnResult, tim
         thread = threading.Thread(target=_into, args=(box, unit, engines), daemon=True)
         thread.start()
         thread.join(timeout)
+        if thread.is_alive():
+            abandoned.append(thread)
         on_result(box[0] if box else timed_out(unit, timeout))
+    for thread in abandoned:
+        thread.join(max(60.0, 4 * (timeout or 0)))
 
 
 def _worker_main(conn: Connection, options: ConvertOptions, use_gpu: bool) -> None:
