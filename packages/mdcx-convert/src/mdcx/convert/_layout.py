@@ -16,9 +16,10 @@ from pathlib import Path
 from ._errors import ConversionError
 from ._reading import Reading
 
-LAYOUT_MODEL = "docling-project--docling-layout"  # folder name prefix of the layout weights
+# Folder names (as `docling-tools models download` writes them) that hold the weights.
+LAYOUT_MODELS = ("docling-layout", "docling-models")
 FORMULA_MODEL = "CodeFormula"
-TABLE_MODEL = "docling-project--docling-models"  # TableFormer lives here
+TABLE_MODEL = "docling-models"  # TableFormer lives here
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,9 @@ def _candidates(explicit: str | None) -> list[Path]:
     return out
 
 
-def _has(folder: Path, prefix: str) -> bool:
+def _has(folder: Path, *names: str) -> bool:
     try:
-        return any(p.name.startswith(prefix) or prefix in p.name for p in folder.iterdir())
+        return any(name in p.name for p in folder.iterdir() if p.is_dir() for name in names)
     except OSError:
         return False
 
@@ -54,7 +55,7 @@ def status(enabled: bool, explicit: str | None) -> LayoutStatus:
     if explicit and not Path(explicit).is_dir():
         raise ConversionError(f"--docling-models {explicit}: no such folder")
     for folder in _candidates(explicit):
-        if folder.is_dir() and _has(folder, LAYOUT_MODEL):
+        if folder.is_dir() and _has(folder, *LAYOUT_MODELS):
             try:
                 import docling  # noqa: F401
             except ImportError:
