@@ -148,3 +148,13 @@ def test_names_in_every_script_and_unprintable(tmp_path: Path) -> None:
     assert os.path.exists(os.fsencode(out) + b"/caf\xe9-latin1.md")
     index = json.loads((out / "_mdcx" / "run.json").read_text(encoding="utf-8"))
     assert "caf\\xe9-latin1.txt" in {d["source"] for d in index["documents"]}
+
+
+def test_zip_bomb_is_refused_before_any_engine(tmp_path: Path) -> None:
+    from mdcx.convert import detect
+
+    bomb = tmp_path / "bomb.docx"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("word/document.xml", b"\0" * (200 * 1024 * 1024))
+    found = detect(bomb)
+    assert found.format is None and "zip bomb" in found.reason

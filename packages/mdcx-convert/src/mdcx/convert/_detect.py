@@ -108,9 +108,18 @@ def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
     return text.lstrip("\ufeff"), enc
 
 
+MAX_INFLATED = 4 * 1024**3  # a container that inflates past this is refused (a zip bomb)
+MAX_RATIO = 1000  # nor may it inflate more than this many times its size on disk
+
+
 def _zip_format(path: Path) -> Detected:
     try:
         with zipfile.ZipFile(path) as zf:
+            inflated = sum(info.file_size for info in zf.infolist())
+            if inflated > MAX_INFLATED or inflated > MAX_RATIO * max(path.stat().st_size, 1):
+                return Detected(
+                    None, f"ZIP container inflating to {inflated:,} bytes; refused as a likely zip bomb"
+                )
             names = set(zf.namelist())
             mimetype = b""
             if "mimetype" in names:
