@@ -131,6 +131,87 @@ def paragraphs(lines: list[str]) -> list[str]:
     return ["\n".join(p) for p in out if p]
 
 
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.I)
+HEADING_RATIO = 1.2  # a short line set this much larger than the page's body text (or in bold) is a heading
+
+
+def _line_styles(raw: str, textpage) -> list[tuple[float, bool]]:
+    """Type size and boldness of each line of ``raw``, read at its first and last visible
+    characters: size is the height of the loose box (the font's ascent to descent, as
+    drawn), bold a weight of 600 or more, or a bold font name, at both ends;
+    (0, False) when unknown."""
+    import ctypes
+
+    import pypdfium2.raw as c
+
+    rect = c.FS_RECTF()
+    name = (ctypes.c_char * 128)()
+    flags = ctypes.c_int()
+
+    def bold(k: int) -> bool:
+        if c.FPDFText_GetFontWeight(textpage.raw, k) >= 600:
+            return True
+        c.FPDFText_GetFontInfo(textpage.raw, k, name, len(name), ctypes.byref(flags))
+        return bool(_BOLD_NAME.search(name.value.decode("latin-1", "replace")))
+
+    styles = []
+    start = 0
+    for line in raw.split("\n"):
+        visible = [start + i for i, ch in enumerate(line) if not ch.isspace()]
+        if visible and c.FPDFText_GetLooseCharBox(textpage.raw, visible[0], rect):
+            styles.append((abs(rect.top - rect.bottom), bold(visible[0]) and bold(visible[-1])))
+        else:
+            styles.append((0.0, False))
+        start += len(line) + 1
+    return styles
+
+
+def _text_blocks(reading: Reading, number: int, raw: str, textpage) -> None:
+    """Paragraphs of a page without tables; short lines in larger type become headings."""
+    styles = _line_styles(raw, textpage)
+    lines = raw.replace("\r", "").split("\n")
+    known = sorted(size for (size, _), line in zip(styles, lines) if size > 0 and line.strip())
+    body = known[len(known) // 2] if known else 0.0
+    mostly_bold = sum(bold for _, bold in styles) * 2 > len(styles)
+    pending: list[str] = []
+    heading: list[str] = []
+    heading_size = 0.0
+
+    def flush_text() -> None:
+        for para in paragraphs(pending):
+            reading.add("paragraph", para, page=number, engine="pypdfium2")
+        pending.clear()
+
+    def flush_heading() -> None:
+        if heading:
+            big = heading_size / body if body else 1.0
+            level = 1 if big >= 1.8 else 2 if big >= 1.4 else 3
+            reading.add("heading", tidy(" ".join(heading)), level=level, page=number, engine="pypdfium2")
+            heading.clear()
+
+    for line, (size, bold) in zip(lines, styles):
+        stripped = line.strip()
+        is_heading = (
+            body > 0
+            and (size >= HEADING_RATIO * body or (bold and not mostly_bold and size >= body))
+            and 0 < len(stripped.split()) <= 15
+            and not stripped.endswith((".", ",", ";"))
+            and sum(ch.isalpha() for ch in stripped) >= 2
+        )
+        if is_heading:
+            if heading and abs(size - heading_size) > 0.5:
+                flush_heading()
+            if not heading:
+                flush_text()
+            heading.append(stripped)
+            heading_size = size
+        else:
+            flush_heading()
+            pending.append(line)
+    flush_heading()
+    flush_text()
+
+
 def _cell_text(chars: list[str]) -> str:
     text = "".join(chars).replace("\r", "")
     text = re.sub(r"(?<=[^\W\d_])-\n(?=[^\W\d_])", "", text)  # a word hyphenated across lines
@@ -217,8 +298,7 @@ def _native_blocks(reading: Reading, number: int, text: str, page, textpage, tab
             break
         found = [t for k, t in enumerate(found) if k not in cut]
     if not found:
-        for para in paragraphs(text.splitlines()):
-            reading.add("paragraph", para, page=number, engine="pypdfium2")
+        _text_blocks(reading, number, text, textpage)
         return
     reading.use("ruled-tables")
     bounds = [start for kind, start in order if kind == "text"] + [len(outside)]
