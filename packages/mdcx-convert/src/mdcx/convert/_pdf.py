@@ -358,8 +358,17 @@ def read_pdf(
                         for finding in flagged:
                             reading.findings.append(f"page {number}: {finding}")
                         engine = layout() if flagged and layout is not None else None
+                        redone = None
                         if engine is not None:
-                            redone = engine.pages(path, number, number)  # type: ignore[attr-defined]
+                            try:
+                                redone = engine.pages(path, number, number)  # type: ignore[attr-defined]
+                            except Exception as exc:  # a model folder that is incomplete, a docling bug
+                                why = " ".join(str(exc).split())[:200]
+                                reading.findings.append(
+                                    f"page {number}: docling's layout stage failed ({type(exc).__name__}: {why}); "
+                                    "native text kept"
+                                )
+                        if redone is not None:
                             reading.use("docling")
                             reading.blocks.extend(b for b in redone.blocks if b.kind != "page")
                         else:
