@@ -1,13 +1,39 @@
 """mdcx.convert: documents (PDF, Office, EPUB, HTML, ...) to verified Markdown.
 
-Not implemented yet: this distribution holds its place in the workspace so the
-layout is final.  Conversion engines will be imported inside the functions that
-use them, never here.
+    >>> from mdcx.convert import convert, ConvertOptions
+    >>> report = convert("documents/", "markdown/", ConvertOptions())   # doctest: +SKIP
+    >>> report.summary["coverage"]                                       # doctest: +SKIP
+
+Nothing heavy is imported here: pypdfium2, the Office readers, RapidOCR and
+docling are imported by the functions that use them.
 """
 
 from importlib.metadata import PackageNotFoundError, version
+
+from ._detect import FORMATS, Detected, detect
+from ._errors import ConversionError, DocumentError, MissingDependency
+from ._options import ConvertOptions
+from ._resident import Converter, DocumentResult
+from ._run import DocumentReport, Progress, RunReport, convert
 
 try:
     __version__ = version("mdcx-convert")
 except PackageNotFoundError:
     __version__ = "0+unknown"
+
+__all__ = [
+    "FORMATS",
+    "ConversionError",
+    "ConvertOptions",
+    "Converter",
+    "Detected",
+    "DocumentError",
+    "DocumentReport",
+    "DocumentResult",
+    "MissingDependency",
+    "Progress",
+    "RunReport",
+    "__version__",
+    "convert",
+    "detect",
+]
