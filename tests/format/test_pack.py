@@ -332,3 +332,14 @@ def test_spilling_postings_gives_the_same_index(tmp_path: Path, fast: PackOption
 
     assert index(whole) == index(spilled)
     assert len(index(whole)) == 97 + 60 + 1  # w0..w96, the numbers 0..59 and "doc"
+
+
+def test_nested_conversion_records_are_not_packed(tmp_path: Path, fast: PackOptions) -> None:
+    root = tmp_path / "outputs"
+    write(root, "batch1/doc.md", "converted text one")
+    write(root, "batch1/_mdcx/summary.md", "# Conversion summary\n\nconverted 1")
+    write(root, "batch1/_mdcx/run.json", "{}")
+    write(root, "_mdcx/summary.md", "# top summary")
+    report = pack(root, tmp_path / "o.mdcx", KEY, fast)
+    assert report.documents == 1
+    assert [(s.path, "conversion records" in s.reason) for s in report.skipped] == [("@/batch1/_mdcx/", True)]

@@ -91,8 +91,10 @@ def _walk(root: Path) -> Iterator[SourceDocument | Skipped]:
         prefix = "" if rel_folder == "." else rel_folder + "/"
         kept = []
         for d in sorted(dirs):
-            if d == CONVERSION_FOLDER and prefix == "":
-                continue  # conversion records: the summary goes into the header
+            if d == CONVERSION_FOLDER:
+                if prefix:  # the top-level one is read for its summary (see conversion_summary)
+                    yield Skipped("@/" + prefix + d + "/", "conversion records of a nested conversion output, not packed")
+                continue
             if d.startswith("."):
                 yield Skipped("@/" + prefix + d + "/", "hidden folder, not read")
             elif (here / d).is_symlink():
