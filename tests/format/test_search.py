@@ -114,3 +114,22 @@ def test_any_script_question(corpus: Path) -> None:
             assert not result.documents and result.warning
         with pytest.raises(QueryError, match="no words"):
             search([pkg], "🚰 ✔")
+
+
+def test_corpus_opens_packages_when_reached_and_names_them_in_errors(tmp_path: Path) -> None:
+    from mdcx.format import Corpus, DecryptionError, NotAPackage
+
+    a = _package(tmp_path, "a", {"x.md": "alpha beta"})
+    b = _package(tmp_path, "b", {"y.md": "beta gamma"})
+    with pytest.raises(NotAPackage, match="no such file"):
+        Corpus([a, tmp_path / "missing.mdcx"], [KEY, KEY])
+    with Corpus([a, b], [KEY, KEY]) as corpus:
+        assert [s.open for s in corpus.status()] == [False, False]
+        result = corpus.search("beta")
+        assert {d.package for d in result.documents} == {"a.mdcx", "b.mdcx"}
+        assert [s.open for s in corpus.status()] == [True, True]
+        assert all(s.memory_bytes > 0 for s in corpus.status())
+        pkg, path = corpus.find("y.md")
+        assert (pkg.name, path) == ("b.mdcx", "@/y.md")
+    with Corpus([a, b], [KEY, "wrong"]) as corpus, pytest.raises(DecryptionError, match=r"^b\.mdcx: "):
+        corpus.search("beta")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._errors import InputError
+from ._errors import InputError, MdcxError
 from ._reader import Header, Package, read_header
 from ._results import SearchResult
 
@@ -49,11 +49,19 @@ class Corpus:
         self._lock = threading.Lock()
 
     def package(self, index: int) -> Package:
+        """The package, opened on first use; an error names the package it concerns."""
         with self._lock:
             pkg = self._open[index]
             if pkg is None:
                 kwargs = {} if self._cache is None else {"cache_bytes": self._cache}
-                pkg = Package(self.headers[index].path, self._keys[index], **kwargs)
+                name = Path(self.headers[index].path).name
+                try:
+                    pkg = Package(self.headers[index].path, self._keys[index], **kwargs)
+                except MdcxError as exc:
+                    message = str(exc)
+                    if name not in message:
+                        message = f"{name}: {message}"
+                    raise type(exc)(message) from None
                 self._open[index] = pkg
             return pkg
 
@@ -68,8 +76,6 @@ class Corpus:
 
     def find(self, name: str) -> tuple[Package, str]:
         """The package holding a document named ``name`` (portable path or file name)."""
-        from ._errors import MdcxError
-
         errors = []
         for pkg in self.packages:
             try:
