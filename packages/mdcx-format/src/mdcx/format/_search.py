@@ -115,26 +115,33 @@ def search(
     _check(query, limit, mode, only, prefer)
     packages = list(packages)
     phrases = quoted_phrases(query)
-    exprs = expressions(query)
+    # Expressions count only where a package indexed them (pack --expressions).
+    exprs = expressions(query) if any(p.meta.get("expression_version") for p in packages) else []
     asked = [_asked(p, query) for p in packages]
     if not any(a.plan.groups for a in asked) and not exprs:
         raise QueryError("the question has no words to search for (only punctuation or symbols)")
     w = weights([a.plan for a in asked])  # over every package, so that scores compare
     notes: list[str] = []
 
-    lexical, expression_found = (
-        ([], False) if mode == "semantic" else _lexical(asked, w, exprs, only, phrases, limit)
-    )
+    lexical, expression_found = ([], False)
+    if mode != "semantic":
+        lexical, expression_found = _lexical(asked, w, exprs, only, phrases, limit)
+    phrase_missing = bool(phrases) and mode != "semantic" and not lexical
+    if phrase_missing:  # no passage holds the quotation: rank without it, and say so
+        lexical, _ = _lexical(asked, w, exprs, only, [], limit)
     lexical = heapq.nlargest(max(limit * 4, DEPTH), lexical, key=lambda c: (c.score, -c.index, -c.document))
     dense, similarity = [], None
-    if mode != "lexical" and not phrases and not exprs:
+    constrained = bool(phrases and mode != "semantic" and not phrase_missing) or bool(exprs)
+    if mode != "lexical" and not constrained:
+        if phrases and mode == "semantic":
+            notes.append(
+                "quotation marks do not constrain a search by meaning; use lexical or auto mode for that"
+            )
         dense, similarity = _dense(packages, asked, query, only, mode, notes)
     elif mode == "semantic":
-        raise QueryError(
-            "quoted phrases and expressions are matched by words; ask them in lexical or auto mode"
-        )
-    elif mode == "auto" and any(has_vectors(p) for p in packages):
-        notes.append("quoted phrases and expressions are matched by words only")
+        raise QueryError("expressions are matched exactly, by words; ask them in lexical or auto mode")
+    elif any(has_vectors(p) for p in packages):
+        notes.append("a quoted phrase or an expression is required, so words alone ranked the results")
 
     question_language = detect(query).code
     cross = _cross_language(asked, w, question_language)
@@ -166,6 +173,12 @@ def search(
     answerable = _answerable(covered, answerable_at, similarity, similarity_at, cross, bool(chosen))
     unknown = {a.package.name: a.plan.unknown for a in asked if a.plan.unknown and not a.read_as}
     warning = _warning(asked, documents, exprs, expression_found, phrases, only)
+    if phrase_missing:
+        answerable = False
+        shown = "; ".join(f"“{p.text}”" for p in phrases)
+        warning = (
+            f"no passage holds the quoted phrase {shown}; the documents below are the nearest without it"
+        )
     if warning is None and answerable is False:
         warning = _unanswered(covered, answerable_at, similarity, similarity_at, cross)
     return SearchResult(
