@@ -15,6 +15,7 @@ passphrase string itself is not kept.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -248,7 +249,9 @@ class Session:
             raise PassphraseError("every package is locked; unlock one first")
         if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise InputError(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+        started = time.perf_counter()
         result = search([p for _, p in opened], question, limit=limit, mode=mode, only=only, prefer=prefer)
+        searched = time.perf_counter()
         data = result.to_json()
         spellings = [found for by_pkg in result.read_as.values() for found in by_pkg.values()]
         marks = Highlighter(question, spellings)
@@ -258,6 +261,10 @@ class Session:
                 p["citation"] = citation(
                     doc["package"], doc["document"], doc["title"], p["page"], p["last_page"], p["position"]
                 )
+        data["seconds"] = {
+            "search": round(searched - started, 4),
+            "render": round(time.perf_counter() - searched, 4),
+        }
         data["searched"] = [self.names[i] for i, _ in opened]
         data["locked"] = [n for n in self.names if n not in data["searched"]]
         return data

@@ -230,7 +230,12 @@
   function done(job) {
     // Time from the keystroke to results on screen: after the next frame is drawn.
     requestAnimationFrame(() => requestAnimationFrame(() => {
-      window.mdcxLastSearch = { q: job.q, ms: performance.now() - job.t0 };
+      const server = app.results && app.results.seconds;
+      window.mdcxLastSearch = {
+        q: job.q,
+        ms: performance.now() - job.t0,
+        serverMs: server ? 1000 * (server.search + server.render) : null,
+      };
       document.body.dataset.searched = job.q;
     }));
   }
