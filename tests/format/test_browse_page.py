@@ -313,3 +313,67 @@ def test_without_the_access_code(watched: Watched, server: BrowseServer) -> None
     page.wait_for_selector("#notice:not([hidden])")
     assert "access code" in page.inner_text("#notice")
     assert page.is_hidden("#search-view")
+
+
+EVIL = """<!doctype html><title>another site</title><body><form id="f" method="post" action="{base}api/unlock"
+enctype="text/plain"><input name='{{"key":"{key}","x":"' value='"}}'></form><script>
+const attempts = [
+  fetch("{base}api/unlock", {{method: "POST", headers: {{"Content-Type": "application/json",
+    "X-Mdcx-Token": "{token}"}}, body: JSON.stringify({{key: "{key}"}})}}).then(() => "read", () => "blocked"),
+  fetch("{base}api/unlock", {{method: "POST", mode: "no-cors", headers: {{"Content-Type": "text/plain"}},
+    body: JSON.stringify({{key: "{key}"}})}}).then(() => "sent", () => "blocked"),
+];
+Promise.all(attempts).then((r) => {{ console.log("attempts " + r.join(" ")); document.getElementById("f").submit(); }});
+</script></body>"""
+
+
+def test_another_site_cannot_unlock_even_knowing_the_code(watched: Watched, server: BrowseServer) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    base = server.url.split("#")[0]
+    page_html = EVIL.format(base=base, key=KEY, token=server.token).encode()
+
+    class Evil(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page_html)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    evil = ThreadingHTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    try:
+        page = watched.page
+        said: list[str] = []
+        page.on("console", lambda m: said.append(m.text))
+        page.goto(f"http://127.0.0.1:{evil.server_port}/")
+        page.wait_for_url(f"{base}api/unlock", timeout=15_000)  # the form was posted, and refused
+        assert "other sites" in page.content()
+        # The call with the code needs a preflight, which is refused; the one without it is refused
+        # on arrival, and its answer is withheld from the other page (Cross-Origin-Resource-Policy).
+        assert "attempts blocked blocked" in said, said
+    finally:
+        evil.shutdown()
+        evil.server_close()
+    assert server.session.unlocked_count() == 0
+    watched.errors.clear()  # the refusals are logged by Chromium as errors on that page
+
+
+def test_misreadings_are_explained_and_marked(watched: Watched, tmp_path: Path) -> None:
+    from helpers.format import FAST_KDF, write
+    from mdcx.format import PackOptions, pack
+
+    src = tmp_path / "scans"
+    write(src, "scan.md", "The rnodern bridge was built in 1931 over the Tarn.\n")  # OCR read "modern" so
+    write(src, "other.md", "A wooden boat on the lake.\n")
+    scans = tmp_path / "scans.mdcx"
+    pack(src, scans, KEY, PackOptions(kdf=FAST_KDF, shapes=True))
+    with BrowseServer([scans], keys=[KEY]).start() as server:
+        page = open_page(watched, server)
+        ask(page, "modern")
+        assert "read \u201cmodern\u201d as \u201crnodern\u201d" in page.inner_text("#messages")
+        assert page.locator(".result .passage mark").first.inner_text() == "rnodern"

@@ -489,3 +489,32 @@ def test_the_wheel_ships_the_page_and_stays_light(tmp_path: Path) -> None:
     shipped = {name: sizes.get(f"mdcx/format/{name}") for name in BROWSE_FILES}
     assert all(shipped.values()), shipped
     assert sum(shipped.values()) < 1_000_000  # what browsing adds to the reader's install
+
+
+def test_first_generation_packages_browse_too(tmp_path: Path) -> None:
+    from helpers.legacy import write_legacy
+
+    old = tmp_path / "old.mdcx"
+    write_legacy(
+        old,
+        {
+            "manuals/pump.md": "# Pump manual\n\nThe pump must be primed before the first start.\n\nCheck the seals yearly."
+        },
+        "old secret",
+        attachments={"certs/cert.md": "certificate 42"},
+    )
+    with BrowseServer([old], keys=["old secret"]).start() as s:
+        state = call(s, "/api/state")[1]["packages"][0]
+        assert state["kind"] == "legacy" and dict(state["card"])["format"].startswith("first-generation")
+        data = call(s, "/api/search", {"q": "seals yearly"})[1]
+        p = data["documents"][0]["passages"][0]
+        status, doc = call(
+            s,
+            "/api/document",
+            {"package": "old.mdcx", "document": "@/manuals/pump.md", "passage": p["passage"]},
+        )
+        assert status == 200 and "<mark>" not in doc["html"]
+        hit = re.search(r'id="hit">(.*?)</div>', doc["html"], re.S).group(1)
+        assert "Check the seals yearly." in hit and "primed" not in hit
+        listed = call(s, "/api/attachments")[1]["attachments"]["old.mdcx"]
+        assert [a["document"] for a in listed] == ["@/certs/cert.md"]

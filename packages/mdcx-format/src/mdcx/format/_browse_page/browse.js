@@ -77,7 +77,7 @@
       const integrity = el("dd", { class: "integrity", text: pkg.intact === null ? "checking..." : "" });
       rows.append(el("dt", { text: "integrity" }), integrity);
       showIntegrity(integrity, pkg.intact);
-      if (pkg.intact === null || pkg.intact === undefined) checkIntegrity(pkg.name, integrity);
+      if (pkg.intact === null || pkg.intact === undefined) checkIntegrity(pkg.name);
       const details = el(
         "details",
         { open: !pkg.unlocked || (app.packages.length === 1 && !app.results) },
@@ -100,13 +100,22 @@
     else if (intact === false) { node.textContent = "ALTERED: the encrypted body does not match its digest"; node.className = "integrity bad"; }
   }
 
-  async function checkIntegrity(name, node) {
+  const checking = new Set();
+
+  async function checkIntegrity(name) {
+    if (checking.has(name)) return;  // one check per package; it reads the whole file
+    checking.add(name);
+    const current = () => document.querySelector(`.card[data-package="${CSS.escape(name)}"] .integrity`);
     try {
       const r = await api("/api/integrity", { package: name });
       const pkg = app.packages.find((p) => p.name === name);
       if (pkg) pkg.intact = r.intact;
-      showIntegrity(node, r.intact);
-    } catch (e) { node.textContent = e.message; }
+      if (current()) showIntegrity(current(), r.intact);
+    } catch (e) {
+      if (current()) current().textContent = e.message;
+    } finally {
+      checking.delete(name);
+    }
   }
 
   function verifyForm(pkg) {
@@ -325,7 +334,7 @@
         const text = el("div", { class: "text markdown", title: "open the document at this passage", dir: "auto" });
         text.innerHTML = p.html;  // rendered and escaped by the server
         text.addEventListener("click", (ev) => {
-          if (ev.target.closest("a")) return;
+          if (ev.target.closest("a") || String(window.getSelection())) return;  // following a link, or selecting text
           openDocument(d.package, d.document, p);
         });
         return el(
