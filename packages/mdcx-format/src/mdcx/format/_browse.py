@@ -442,10 +442,9 @@ def run(
             import webbrowser
 
             threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
+        server.serve_forever()
+    except KeyboardInterrupt:  # Ctrl-C at any moment once serving: a normal stop
+        pass
     finally:
         server.close()
     print("stopped; the packages are closed", flush=True)
