@@ -468,6 +468,7 @@ BROWSE_FILES = (
     "_card.py",
     "_highlight.py",
     "_markdown.py",
+    "_markdown_inline.py",
     "_browse_page/index.html",
     "_browse_page/browse.css",
     "_browse_page/browse.js",
