@@ -18,8 +18,6 @@ from collections.abc import Iterable
 from ._lexical import PREFIX_LETTERS
 from ._tokenize import _tables, is_unspaced, is_word, query_terms, tokenize
 
-_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
-
 
 class Highlighter:
     """Escapes text for HTML and wraps the words a question matched in ``<mark>``."""
@@ -31,11 +29,27 @@ class Highlighter:
         self.prefixes = frozenset(
             t[:PREFIX_LETTERS] for t in self.terms if len(t) >= PREFIX_LETTERS and is_word(t)
         )
+        self._seen: dict[str, str | None] = {}  # words repeat: classify each spelling once
+        # ASCII text (most text) is searched for the candidate words at C speed.
+        ascii_terms = sorted((t for t in self.terms if t.isascii()), key=len, reverse=True)
+        choices = [re.escape(t) for t in ascii_terms]
+        choices += [re.escape(p) + "[A-Za-z0-9]*" for p in sorted(self.prefixes) if p.isascii()]
+        self._ascii = (
+            re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(choices) + r")(?![A-Za-z0-9])", re.IGNORECASE)
+            if choices
+            else None
+        )
 
     def __bool__(self) -> bool:
         return bool(self.terms)
 
     def _kind(self, word: str) -> str | None:
+        if word in self._seen:
+            return self._seen[word]
+        kind = self._seen[word] = self._classify(word)
+        return kind
+
+    def _classify(self, word: str) -> str | None:
         found = tokenize(word)
         if any(t in self.terms for t in found):
             return "hit"
@@ -64,7 +78,12 @@ class Highlighter:
         """``text`` cut into pieces, each with ``"hit"``, ``"variant"`` or None."""
         if not self.terms:
             return [(text, None)]
-        pattern = _ASCII_WORD if text.isascii() else _tables().word
+        if text.isascii():
+            if self._ascii is None:
+                return [(text, None)]
+            pattern = self._ascii
+        else:
+            pattern = _tables().word
         out: list[tuple[str, str | None]] = []
         last = 0
         for m in pattern.finditer(text):
