@@ -344,12 +344,12 @@ def test_only_received_or_sent(tmp_path: Path) -> None:
             search([pkg], "invoice", only="archived")
 
 
-def test_semantic_mode_needs_the_embed_distribution(tmp_path: Path) -> None:
-    from mdcx.format import MissingDependency
-
+def test_semantic_mode_needs_vectors(tmp_path: Path) -> None:
     target = _pack(tmp_path, "lex", {"a.md": "text"})
-    with Package(target, KEY) as pkg, pytest.raises(MissingDependency, match="mdcx-embed"):
+    with Package(target, KEY) as pkg, pytest.raises(QueryError, match="--multilingual"):
         search([pkg], "text", mode="semantic")
+    with Package(target, KEY) as pkg:
+        assert search([pkg], "text", mode="auto").mode == "lexical"
 
 
 # -- several packages -------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from ._passages import page_marker
 from ._reader import Document, DocumentInfo, Header, Package, body_intact, open_package, read_header
 from ._results import DocumentHit, PassageHit, SearchResult
 from ._rewrite import add_shapes, calibrate
-from ._search import search
+from ._search import display_text, search
 from ._signing import KeyPair, Verification, generate_keypair, verify
 from ._version import __version__
 from ._vocabulary import Assessment, Unfamiliar, Vocabulary, assess, unfamiliar, unknown_terms, vocabulary
@@ -84,6 +84,7 @@ __all__ = [
     "assess",
     "body_intact",
     "calibrate",
+    "display_text",
     "export",
     "generate_keypair",
     "keys_for",

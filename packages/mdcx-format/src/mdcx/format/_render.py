@@ -36,6 +36,13 @@ def pack_report(r: PackReport) -> str:
     lines.append(f"  compression  {c['method']} level {c['level']}")
     lines.append(f"  dated        {r.dated:,} of {r.documents:,} documents")
     lines.append(f"  signed       {'yes' if r.signed else 'no'}")
+    if r.encoding:
+        e = r.encoding
+        lines.append(
+            f"  meaning      {e['model']} ({e['dimension']} dimensions): {e['encoded']:,} passages encoded, "
+            f"{e['reused']:,} reused; {e['passages_per_second']:.1f} passages/s, "
+            f"mean passage {e['mean_passage_chars']:.0f} characters"
+        )
     if r.skipped:
         lines.append(f"not packed ({len(r.skipped):,}):")
         lines.extend(f"  {s.path}: {s.reason}" for s in r.skipped[:50])
@@ -120,6 +127,8 @@ def search_result(r: SearchResult) -> str:
         lines.append(f"in {pkg}, no word of the question occurs as written; {shown}")
     if r.prefer_applied is not None:
         lines.append(f"prefer recent: {r.prefer_note}")
+    for note in r.notes:
+        lines.append(f"note: {note}")
     for d in r.documents:
         title = f" - {d.title}" if d.title else ""
         dated = f", {d.dated}" if d.dated else ""

@@ -34,6 +34,7 @@ class PackReport:
     language: str | None = None
     answerable_at: float | None = None
     calibrated_from: str | None = None
+    encoding: dict | None = None  # model, passages encoded and reused, passages/s, mean passage length
 
     @property
     def ratio(self) -> float:
@@ -66,4 +67,5 @@ class PackReport:
             "language": self.language,
             "answerable_at": None if self.answerable_at is None else round(self.answerable_at, 4),
             "calibrated_from": self.calibrated_from,
+            "encoding": self.encoding,
         }

@@ -77,7 +77,11 @@ class SearchResult:
     prefer_applied: bool | None = None
     prefer_note: str | None = None
     similarity: float | None = None
+    similarity_at: float | None = None
+    similarity_at_by_package: dict[str, float] = field(default_factory=dict)
+    cross_language: bool = False
     languages: dict[str, str | None] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -89,6 +93,10 @@ class SearchResult:
             "answerable_at": None if self.answerable_at is None else round(self.answerable_at, 4),
             "answerable_at_by_package": {k: round(v, 4) for k, v in self.answerable_at_by_package.items()},
             "similarity": None if self.similarity is None else round(self.similarity, 4),
+            "similarity_at": None if self.similarity_at is None else round(self.similarity_at, 4),
+            "similarity_at_by_package": {k: round(v, 4) for k, v in self.similarity_at_by_package.items()},
+            "cross_language": self.cross_language,
+            "notes": list(self.notes),
             "unknown_terms": {k: list(v) for k, v in self.unknown_terms.items()},
             "read_as": self.read_as,
             "prefer_applied": self.prefer_applied,

