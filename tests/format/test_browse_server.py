@@ -519,3 +519,41 @@ def test_first_generation_packages_browse_too(tmp_path: Path) -> None:
         assert "Check the seals yearly." in hit and "primed" not in hit
         listed = call(s, "/api/attachments")[1]["attachments"]["old.mdcx"]
         assert [a["document"] for a in listed] == ["@/certs/cert.md"]
+
+
+def test_cards_from_headers_odd_and_meaningful() -> None:
+    from mdcx.format import Header
+    from mdcx.format._card import card
+
+    fields = {
+        "issuer": "Acme",
+        "documents": 3,
+        "attachments": 1,
+        "passages": 9,
+        "language": "fr",
+        "language_share": 0.8,
+        "dated_documents": [2, 3],
+        "dated_range": ["2020-01-01", "2021-12-31"],
+        "conversion": {"coverage": 0.99871, "measured": 2, "partial": 1, "unverifiable": 1, "ocr_pages": 4},
+        "calibration": {"answerable_at": 0.4, "source": "focus"},
+        "embedding": {"model": "BAAI/bge-m3", "dimension": 1024},
+        "features": ["lexical", "vectors"],
+        "signing": {"public_key": "ab" * 32},
+    }
+    rows = dict(card(Header("x/a.mdcx", "mdcx2", fields, 2048)))
+    assert rows["file"] == "a.mdcx, 2.0 KB"
+    assert rows["contents"] == "3 documents and 1 attachment; 9 passages"
+    assert rows["language"] == "mostly French (80% of the text)"
+    assert rows["dates"] == "2 of 3 documents dated, from 2020-01-01 to 2021-12-31"
+    assert rows["conversion"].startswith(
+        "99.87% of the originals' words found in the Markdown; 3 documents measured"
+    )
+    assert "1 unverifiable" in rows["conversion"] and "4 pages read by OCR" in rows["conversion"]
+    assert rows["calibration"].startswith("answers when a passage holds 40%")
+    assert rows["meaning"] == "passages encoded by BAAI/bge-m3 (1024 dimensions)"
+    assert rows["signature"].startswith("signed with Ed25519 key " + "ab" * 32)
+    # A header is readable without the key, so anyone could have written it: odd values never break the card.
+    odd = {k: ["x"] if not isinstance(v, list) else [{"a": 1}, None] for k, v in fields.items()}
+    odd["signing"] = {"public_key": None}
+    assert all(isinstance(v, str) for _, v in card(Header("b.mdcx", "mdcx2", odd, 1)))
+    assert all(isinstance(v, str) for _, v in card(Header("c.mdcx", "legacy", odd, 1)))

@@ -111,6 +111,13 @@ def card(header: Header) -> list[tuple[str, str]]:
             )
         )
     rows.append(("created", f"{f.get('created', '?')} by {f.get('generator', '?')}"))
-    features = ", ".join(f.get("features") or []) or "words"
+    features = f.get("features")
+    features = ", ".join(x for x in features if isinstance(x, str)) if isinstance(features, list) else ""
+    features = features or "words"
     rows.append(("indexes", features))
+    embedding = f.get("embedding")
+    if isinstance(embedding, dict) and embedding.get("model"):
+        rows.append(
+            ("meaning", f"passages encoded by {embedding['model']} ({embedding.get('dimension')} dimensions)")
+        )
     return rows

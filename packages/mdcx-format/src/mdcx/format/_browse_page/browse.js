@@ -300,6 +300,7 @@
     if (data.prefer_applied !== null && data.prefer_applied !== undefined && data.prefer_note) {
       out.push(el("p", { text: `Prefer recent: ${data.prefer_note}.` }));
     }
+    for (const note of data.notes || []) out.push(el("p", { text: note }));
     if (data.locked && data.locked.length) {
       out.push(el("p", { text: `Not searched, still locked: ${data.locked.join(", ")}.` }));
     }
