@@ -211,6 +211,19 @@ def _parser() -> argparse.ArgumentParser:
     _add_key_options(p)
     p.add_argument("--json", action="store_true", help="print as JSON")
 
+    p = sub.add_parser(
+        "browse", help="search and read packages in a web browser, served on this machine only"
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="one or more packages, searched as one corpus")
+    p.add_argument("--port", type=int, default=0, metavar="N", help="port to serve on (default: a free one)")
+    p.add_argument(
+        "--host",
+        metavar="ADDRESS",
+        help="serve on this address instead of 127.0.0.1 (other machines could then reach the page: a warning is printed)",
+    )
+    p.add_argument("--no-open", action="store_true", help="print the address without opening a browser")
+    _add_key_options(p, several=True)
+
     p = sub.add_parser("document", help="print one whole document or attachment")
     p.add_argument("file", metavar="FILE")
     p.add_argument("name", metavar="NAME", help="portable path (@/folder/doc.md), relative path or file name")
@@ -416,6 +429,19 @@ def cmd_document(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_browse(args: argparse.Namespace) -> int:
+    from ._browse import run
+
+    return run(
+        args.files,
+        keys=args.key or (),
+        key_file=args.key_file,
+        host=args.host,
+        port=args.port,
+        open_browser=not args.no_open,
+    )
+
+
 def _emit(args: argparse.Namespace, data: dict, text: str) -> None:
     if getattr(args, "json", False):
         utf = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "").startswith("utf")
@@ -435,6 +461,7 @@ COMMANDS = {
     "calibrate": cmd_calibrate,
     "shapes": cmd_shapes,
     "vocabulary": cmd_vocabulary,
+    "browse": cmd_browse,
 }
 
 

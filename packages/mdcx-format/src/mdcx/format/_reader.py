@@ -311,10 +311,15 @@ class Package:
             "SELECT encoding, front_matter, record, body FROM document_source WHERE id = ?", (info.id,)
         )[0]
         if body is None:
+            # The document owns the passage ids [first_passage, first_passage + passages): read
+            # those by primary key, not the whole passage table (which has no index on document).
             body = "".join(
                 r[0]
                 for r in self.execute(
-                    "SELECT text FROM passage WHERE document = ? ORDER BY position", (info.id,)
+                    "SELECT p.text FROM document d JOIN passage p"
+                    " ON p.id >= d.first_passage AND p.id < d.first_passage + d.passages"
+                    " AND p.document = d.id WHERE d.id = ? ORDER BY p.position",
+                    (info.id,),
                 )
             )
         fields = {
