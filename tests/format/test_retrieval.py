@@ -280,7 +280,9 @@ def test_quoted_phrase_must_match_as_a_phrase(tmp_path: Path) -> None:
         assert [d.document for d in search([pkg], "«temperature of storage»").documents] == ["@/b.md"]
         result = search([pkg], '"storage of temperature"')
         assert result.documents and result.answerable is False
-        assert "no passage holds the quoted phrase" in result.warning and "nearest without it" in result.warning
+        assert (
+            "no passage holds the quoted phrase" in result.warning and "nearest without it" in result.warning
+        )
 
 
 @pytest.mark.parametrize("quotes", ["document", "boundary"])

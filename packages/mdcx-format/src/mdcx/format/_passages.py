@@ -175,10 +175,8 @@ def cut_passages(body: str) -> list[Piece]:
             if has_content and cur_weight >= TARGET_WEIGHT // 2:
                 close(block.start)
             page = block.page
-            if has_content:
-                # a heading written just before its page's marker is on that page
-                cur_first = page if cur_first is None else cur_first
-                cur_last = page
+            if has_content and cur_first is None:
+                cur_first = page  # a heading written just before its page's marker is on that page
             continue
         if block.kind == "heading":
             if has_content:
