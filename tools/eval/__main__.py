@@ -23,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from mdcx.format import KdfParams, Package, PackOptions, pack, search
@@ -141,45 +142,68 @@ def hit_at(ranking: list[str], rels: dict[str, int], k: int) -> float:
     return 1.0 if any(rels.get(d, 0) > 0 for d in ranking[:k]) else 0.0
 
 
+@contextmanager
+def plain_rrf(active: bool):
+    """Unweighted reciprocal-rank fusion, for comparison with the weighted one."""
+    from mdcx.format import _search
+
+    saved = _search.lexical_weight
+    if active:
+        _search.lexical_weight = lambda *args, **kwargs: 1.0
+    try:
+        yield
+    finally:
+        _search.lexical_weight = saved
+
+
+def _rate(target: Path, queries: list[dict], qrels, mode: str, k: int) -> float:
+    with plain_rrf(mode == "plain"):
+        ranked = run(target, queries, 10, "auto" if mode == "plain" else mode)
+    return sum(hit_at(ranked[q["id"]], qrels[q["id"]], k) for q in queries) / len(queries)
+
+
 def cross(pairs: list[str], model: str, cache: Path) -> int:
     root = CORPORA / "ntrex-128" / "ir"
     print(
-        f"{'pair':<14} {'words':>6} {'meaning':>8} {'fused':>6}   (hit@10; questions in the first language)"
+        f"{'pair':<14} {'words':>6} {'meaning':>8} {'plain':>6} {'fused':>6}   (hit@10; plain = unweighted RRF)"
     )
-    fused_all = []
+    rows = []
     for pair in pairs:
         q_lang, d_lang = pair.split(":")
         docs, _, qrels = load(root / d_lang)
         queries = load(root / q_lang)[1]
         target = build(root / d_lang, docs, cache, model)
-        row = {}
-        for mode in ("lexical", "semantic", "auto"):
-            ranked = run(target, queries, 10, mode)
-            row[mode] = sum(hit_at(ranked[q["id"]], qrels[q["id"]], 10) for q in queries) / len(queries)
-        fused_all.append(row["auto"])
-        print(f"{pair:<14} {row['lexical']:6.3f} {row['semantic']:8.3f} {row['auto']:6.3f}", flush=True)
-    print(
-        f"{'mean':<14} {'':>6} {'':>8} {statistics.mean(fused_all):6.3f}   (targets: mean >= 0.93, every pair >= 0.85)"
-    )
-    print(f"{'lowest':<14} {'':>6} {'':>8} {min(fused_all):6.3f}")
+        row = {
+            mode: _rate(target, queries, qrels, mode, 10) for mode in ("lexical", "semantic", "plain", "auto")
+        }
+        rows.append(row)
+        print(
+            f"{pair:<14} {row['lexical']:6.3f} {row['semantic']:8.3f} {row['plain']:6.3f} {row['auto']:6.3f}",
+            flush=True,
+        )
+    for label, pick in (("mean", statistics.mean), ("lowest", min)):
+        values = {m: pick(r[m] for r in rows) for m in ("lexical", "semantic", "plain", "auto")}
+        print(
+            f"{label:<14} {values['lexical']:6.3f} {values['semantic']:8.3f} {values['plain']:6.3f} {values['auto']:6.3f}"
+        )
+    print("targets: fused mean >= 0.93, every pair >= 0.85")
     return 0
 
 
 def same_language(languages: list[str], model: str, cache: Path) -> int:
     root = CORPORA / "ntrex-128" / "ir"
-    print(f"{'language':<10} {'words hit@1':>12} {'fused hit@1':>12}")
-    gains = []
+    print(f"{'language':<10} {'words hit@1':>12} {'plain hit@1':>12} {'fused hit@1':>12}")
+    gains, plain_gains = [], []
     for lang in languages:
         docs, queries, qrels = load(root / lang)
         target = build(root / lang, docs, cache, model)
-        row = {}
-        for mode in ("lexical", "auto"):
-            ranked = run(target, queries, 10, mode)
-            row[mode] = sum(hit_at(ranked[q["id"]], qrels[q["id"]], 1) for q in queries) / len(queries)
+        row = {mode: _rate(target, queries, qrels, mode, 1) for mode in ("lexical", "plain", "auto")}
         gains.append(row["auto"] - row["lexical"])
-        print(f"{lang:<10} {row['lexical']:12.3f} {row['auto']:12.3f}", flush=True)
+        plain_gains.append(row["plain"] - row["lexical"])
+        print(f"{lang:<10} {row['lexical']:12.3f} {row['plain']:12.3f} {row['auto']:12.3f}", flush=True)
+    print(f"plain RRF: mean gain {statistics.mean(plain_gains):+.3f}, worst {min(plain_gains):+.3f}")
     print(
-        f"mean gain {statistics.mean(gains):+.3f}, worst {min(gains):+.3f}   (target: no language below words alone)"
+        f"fused:     mean gain {statistics.mean(gains):+.3f}, worst {min(gains):+.3f}   (target: no language below words alone)"
     )
     return 0
 
