@@ -93,7 +93,10 @@ def _walk(root: Path) -> Iterator[SourceDocument | Skipped]:
         for d in sorted(dirs):
             if d == CONVERSION_FOLDER:
                 if prefix:  # the top-level one is read for its summary (see conversion_summary)
-                    yield Skipped("@/" + prefix + d + "/", "conversion records of a nested conversion output, not packed")
+                    yield Skipped(
+                        "@/" + prefix + d + "/",
+                        "conversion records of a nested conversion output, not packed",
+                    )
                 continue
             if d.startswith("."):
                 yield Skipped("@/" + prefix + d + "/", "hidden folder, not read")
