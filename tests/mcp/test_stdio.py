@@ -9,6 +9,7 @@ import anyio
 import pytest
 from helpers.format import KEY
 from helpers.mcp import OTHER_KEY, Packages, PipeTransport, error_text, open_server, read_all, reply, spawn
+from helpers.mcp_corpus import RUN_SUMMARY
 from mcp import Client
 
 pytestmark = pytest.mark.anyio
@@ -45,6 +46,19 @@ async def test_lists_three_read_only_tools_with_schemas(packages: Packages) -> N
     assert {"package", "open", "memory_bytes", "record"} <= set(
         tools["info"].output_schema["$defs"]["PackageState"]["properties"]
     )
+
+
+async def test_info_gives_each_package_record_with_conversion_fidelity(packages: Packages) -> None:
+    async with spawn(**both(packages)) as client:
+        info = reply(await client.call_tool("info", {}))
+    lab, archive = info["packages"]
+    assert (lab["package"], archive["package"]) == ("lab.mdcx", "archive.mdcx")
+    assert lab["record"]["conversion"] == RUN_SUMMARY and archive["record"]["conversion"] is None
+    assert (lab["record"]["documents"], lab["record"]["attachments"]) == (33, 1)
+    assert lab["record"]["language"] == "en" and lab["record"]["signed"] is False
+    assert not {"kdf", "body_digest", "package_id", "cipher"} & set(lab["record"])
+    assert (lab["open"], lab["memory_bytes"]) == (False, 0)
+    assert info["encoder"]["loaded"] is False and info["server"]["name"] == "mdcx"
 
 
 async def test_search_with_hits_cites_document_page_and_passage(packages: Packages) -> None:
@@ -181,22 +195,22 @@ async def test_client_disconnect_ends_the_server_process(packages: Packages) -> 
 
 
 async def test_idle_unload_releases_packages_and_the_next_call_reloads_them(packages: Packages) -> None:
-    # 0.02 minutes = 1.2 s.
-    async with spawn(**both(packages), MDCX_IDLE_UNLOAD_MINUTES="0.02") as client:
+    # 0.04 minutes = 2.4 s: long enough that the calls made back to back below do not straddle it.
+    async with spawn(**both(packages), MDCX_IDLE_UNLOAD_MINUTES="0.04") as client:
         before = reply(await client.call_tool("info", {}))
         first = reply(await client.call_tool("search", {"question": "storage temperature"}))
         loaded = reply(await client.call_tool("info", {}))
-        await anyio.sleep(3.0)
+        await anyio.sleep(5.0)
         unloaded = reply(await client.call_tool("info", {}))
         again = reply(await client.call_tool("search", {"question": "storage temperature"}))
         reloaded = reply(await client.call_tool("info", {}))
     assert [p["open"] for p in before["packages"]] == [False, False]  # opened lazily
-    assert before["idle"]["unload_after_minutes"] == 0.02 and before["idle"]["unloads"] == 0
+    assert before["idle"]["unload_after_minutes"] == 0.04 and before["idle"]["unloads"] == 0
     assert [p["open"] for p in loaded["packages"]] == [True, True]
     assert all(p["memory_bytes"] > 0 for p in loaded["packages"])
     assert [p["open"] for p in unloaded["packages"]] == [False, False]
     assert [p["memory_bytes"] for p in unloaded["packages"]] == [0, 0]
-    assert unloaded["idle"]["unloads"] == 1 and unloaded["idle"]["idle_seconds"] >= 1.2
+    assert unloaded["idle"]["unloads"] == 1 and unloaded["idle"]["idle_seconds"] >= 2.4
     assert unloaded["idle"]["last_unload_seconds_ago"] is not None
     assert again["documents"] == first["documents"]
     assert [p["open"] for p in reloaded["packages"]] == [True, True]
