@@ -126,3 +126,13 @@ def test_importing_the_package_imports_no_server_machinery() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_console_script_is_the_same_program() -> None:
+    script = Path(sys.executable).with_name("mdcx-mcp.exe" if os.name == "nt" else "mdcx-mcp")
+    done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip().startswith("mdcx-mcp 0.")
+    missing = subprocess.run(
+        [str(script)], env={"PATH": os.environ.get("PATH", "")}, capture_output=True, text=True, timeout=60
+    )
+    assert missing.returncode == 1 and missing.stderr.startswith("mdcx-mcp: error: MDCX_FILE is not set")

@@ -111,6 +111,20 @@ def test_a_failing_release_does_not_stop_the_watch(capfd) -> None:
         idle.stop()
 
 
+def test_watching_starts_again_after_a_stop() -> None:
+    releases = Releases()
+    idle = IdleUnloader(0.1, releases)
+    idle.start()
+    idle.stop()
+    idle.start()  # a server run again with the same service
+    try:
+        with idle.in_use():
+            pass
+        assert wait_for(lambda: len(releases.times) == 1)
+    finally:
+        idle.stop()
+
+
 def test_zero_means_never() -> None:
     releases = Releases()
     idle = IdleUnloader(0, releases)

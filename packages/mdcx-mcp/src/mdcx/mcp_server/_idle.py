@@ -45,8 +45,11 @@ class IdleUnloader:
         return self.seconds > 0
 
     def start(self) -> None:
-        if not self.enabled or self._thread is not None:
+        """Start watching (again, after ``stop``); nothing to watch when disabled."""
+        if not self.enabled or (self._thread is not None and self._thread.is_alive()):
             return
+        with self._cond:
+            self._stopped = False
         self._thread = threading.Thread(target=self._watch, name="mdcx-idle-unload", daemon=True)
         self._thread.start()
 
@@ -56,6 +59,7 @@ class IdleUnloader:
             self._cond.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=5)
+            self._thread = None
 
     @contextmanager
     def in_use(self) -> Iterator[None]:
