@@ -118,3 +118,14 @@ def test_closed_package_says_so(package: Path) -> None:
 
     with pytest.raises(MdcxError, match="closed"):
         pkg.execute("SELECT 1")
+
+
+def test_reading_one_document_reads_only_its_passages(package: Path) -> None:
+    with Package(package, KEY) as pkg:
+        database = pkg.header.fields["database_bytes"]
+        text = pkg.document("@/d150.md").text
+        held = pkg.memory_bytes
+    words = " ".join(f"term{(150 * 31 + j * 17) % 2000}" for j in range(400))
+    assert text == f"# Document 150\n\n{words}\n\nunique150 marker.\n"
+    # Its passages are one id range: a few blocks, not a scan of the passage table.
+    assert held < database / 8, (held, database)

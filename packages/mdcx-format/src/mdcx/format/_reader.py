@@ -311,17 +311,19 @@ class Package:
             "SELECT encoding, front_matter, record, body FROM document_source WHERE id = ?", (info.id,)
         )[0]
         if body is None:
-            # The document owns the passage ids [first_passage, first_passage + passages): read
-            # those by primary key, not the whole passage table (which has no index on document).
-            body = "".join(
-                r[0]
-                for r in self.execute(
-                    "SELECT p.text FROM document d JOIN passage p"
-                    " ON p.id >= d.first_passage AND p.id < d.first_passage + d.passages"
-                    " AND p.document = d.id WHERE d.id = ? ORDER BY p.position",
-                    (info.id,),
+            # An indexed document owns the passage ids [first_passage, first_passage + passages):
+            # a range of the primary key, so only its own blocks are read (passage.document has
+            # no index, and filtering on it would read the whole table).
+            (first,) = self.execute("SELECT first_passage FROM document WHERE id = ?", (info.id,))[0]
+            rows = (
+                self.execute(
+                    "SELECT text FROM passage WHERE id >= ? AND id < ? ORDER BY id",
+                    (first, first + info.passages),
                 )
+                if first is not None
+                else []
             )
+            body = "".join(r[0] for r in rows)
         fields = {
             **split_front_matter(front_matter)[0].data,
             **(json.loads(record_json) if record_json else {}),
