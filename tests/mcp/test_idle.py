@@ -145,7 +145,7 @@ def test_service_release_closes_open_packages_and_they_reopen(packages: Packages
         assert [s.open for s in service.corpus.status()] == [True]
         assert service.release_idle() is True
         assert [(s.open, s.memory_bytes) for s in service.corpus.status()] == [(False, 0)]
-        assert service.release_encoder() is False  # no encoder until mdcx-embed is wired in
+        assert service.release_encoder() is False  # no package here holds vectors: no encoder
         assert service.search("storage temperature")["documents"] == first["documents"]
     finally:
         service.close()

@@ -78,9 +78,19 @@ class DenseSearcher:
         """Release encoders idle past their time; returns how many were released."""
         return sum(holder.check() for holder in list(self._encoders.values()))
 
-    def release_all(self) -> None:
+    def release_all(self) -> bool:
+        """Release every encoder and drop the kept vector matrices; whether anything was held.
+
+        The next question loads its encoder again (about a second) and
+        decrypts the vectors it ranks.
+        """
+        held = any(self.encoders.values()) or bool(self._matrices)
         for holder in self._encoders.values():
             holder.encoder.release()
+        with self._lock:
+            self._matrices.clear()
+            self._held = 0
+        return held
 
     @property
     def encoders(self) -> dict[str, bool]:

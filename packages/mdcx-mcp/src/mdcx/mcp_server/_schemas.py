@@ -53,7 +53,15 @@ class SearchReply(_Open):
     coverage: float | None = Field(description="share of the question's weight the best passage holds")
     answerable_at: float | None = Field(description="the coverage from which this corpus answers")
     answerable_at_by_package: dict[str, float]
-    similarity: float | None
+    similarity: float | None = Field(
+        description="cosine of the question and the closest passage (by meaning)"
+    )
+    similarity_at: float | None = Field(
+        description="the similarity from which this corpus answers by meaning"
+    )
+    similarity_at_by_package: dict[str, float]
+    cross_language: bool = Field(description="the question's language differs from the corpus's")
+    notes: list[str] = Field(description="what shaped the ranking (a model mismatch, a phrase found nowhere)")
     unknown_terms: dict[str, list[str]] = Field(description="per package, question words it never uses")
     read_as: dict[str, dict[str, str]]
     prefer_applied: bool | None
@@ -106,8 +114,9 @@ class Idle(_Open):
 
 
 class Encoder(_Open):
-    loaded: bool
-    note: str
+    loaded: bool = Field(description="whether a query encoder is in memory now")
+    models: dict[str, bool] = Field(description="each model a search has used -> loaded now")
+    note: str | None
 
 
 class Listed(_Open):

@@ -9,6 +9,7 @@ package they concern; the server turns them into tool errors.
 
 from __future__ import annotations
 
+import sys
 from itertools import islice
 from pathlib import Path
 
@@ -24,10 +25,26 @@ MAX_LIMIT = 20  # documents per search reply
 MAX_DEPTH = 100  # documents a search pages through, all replies together
 MAX_LISTED = 1_000  # documents per info listing reply
 
-ENCODER = {
-    "loaded": False,
-    "note": "dense retrieval (mdcx-embed) is not wired into this server yet; every search is lexical",
-}
+
+def _searcher():
+    """mdcx-embed's process-wide dense searcher, if a search has imported mdcx-embed; else None.
+
+    Looked up, never imported: a server whose packages hold no vectors never
+    pays for PyTorch or an encoder.
+    """
+    embed = sys.modules.get("mdcx.embed")
+    return embed.default_searcher() if embed is not None else None
+
+
+def encoder_state() -> dict:
+    """What ``info`` says of the query encoders: which models are loaded now."""
+    searcher = _searcher()
+    models = searcher.encoders if searcher is not None else {}
+    return {
+        "loaded": any(models.values()),
+        "models": models,
+        "note": None if models else "no search has needed an encoder yet (packages without vectors never do)",
+    }
 
 
 class Service:
@@ -60,11 +77,12 @@ class Service:
     def release_encoder(self) -> bool:
         """Drop the query encoder so its model's memory is returned; whether one was loaded.
 
-        The one place the encoder is released.  mdcx-embed (dense retrieval)
-        is not wired into this server yet, so no encoder is ever loaded and
-        there is nothing to free.
+        The one place the encoder is released, with the vector matrices
+        mdcx-embed keeps between questions; the next search by meaning loads
+        the encoder again.
         """
-        return False
+        searcher = _searcher()
+        return searcher.release_all() if searcher is not None else False
 
     # -- tools -----------------------------------------------------------------------------
 
@@ -120,7 +138,7 @@ class Service:
                 "server": {"name": "mdcx", "version": __version__},
                 "packages": [package_record(statuses[i]) for i in indices],
                 "idle": self.idle.state(),
-                "encoder": ENCODER,
+                "encoder": encoder_state(),
                 "documents": None,
                 "next_cursor": None,
             }
