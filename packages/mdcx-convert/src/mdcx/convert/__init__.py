@@ -15,6 +15,7 @@ from ._errors import ConversionError, DocumentError, MissingDependency
 from ._options import ConvertOptions
 from ._resident import Converter, DocumentResult
 from ._run import DocumentReport, Progress, RunReport, convert
+from ._sourced import convert_source
 
 try:
     __version__ = version("mdcx-convert")
@@ -35,5 +36,6 @@ __all__ = [
     "RunReport",
     "__version__",
     "convert",
+    "convert_source",
     "detect",
 ]

@@ -20,6 +20,7 @@ from mdcx.format import MdcxError
 
 from ._options import DEFAULT_SPLIT_THRESHOLD, DEFAULT_THRESHOLD, ConvertOptions
 from ._run import Progress, RunReport, convert
+from ._sourced import convert_source
 
 EXIT_ERROR = 1
 EXIT_INTERRUPTED = 130
@@ -57,9 +58,19 @@ def parser() -> argparse.ArgumentParser:
         "under OUTPUT/_mdcx/.  A second run reuses what is up to date.",
     )
     p.add_argument("--version", action="version", version=f"mdcx-convert {__version__}")
-    p.add_argument("--input", required=True, metavar="DIR", help="folder (or one file) of documents")
+    given = p.add_mutually_exclusive_group(required=True)
+    given.add_argument("--input", metavar="DIR", help="folder (or one file) of documents")
+    given.add_argument(
+        "--source",
+        metavar="NAME",
+        help="convert what the catalogue plugin installed as NAME fetches (see python -m mdcx.sources)",
+    )
     p.add_argument("--output", required=True, metavar="DIR", help="folder the Markdown is written to")
-    p.add_argument("--force", action="store_true", help="redo documents whose output is up to date")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="redo documents whose output is up to date (with --source: fetch them again too)",
+    )
     p.add_argument("--no-lossless", action="store_true", help="do not write the JSON backup of each reading")
     p.add_argument("--no-compact", action="store_true", help="keep converter noise that compaction removes")
     p.add_argument("--no-split", action="store_true", help="never split long documents into chapters")
@@ -72,7 +83,9 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--sample-pages", type=_positive, metavar="N", help="convert N pages spread over each PDF")
     p.add_argument("--only", metavar="PATTERN", help="only files whose relative path or name matches (glob)")
-    p.add_argument("--limit", type=_positive, metavar="N", help="at most N documents")
+    p.add_argument(
+        "--limit", type=_positive, metavar="N", help="at most N documents (with --source: N candidates)"
+    )
     p.add_argument("--serial", action="store_true", help="convert in this process, one unit at a time")
     p.add_argument("--max-cores", type=_positive, metavar="N", help="use at most N cores (default: all)")
     p.add_argument("--cpu-workers", type=_count, metavar="N", help="worker processes on the CPU")
@@ -146,6 +159,14 @@ class Reporter:
             self._line(f"notice: {event.message}")
         elif event.kind == "planned":
             self._line(event.message)
+        elif event.kind == "fetch":
+            if self.tty:
+                text = f"\rfetching from the source: {event.done} {(event.source or '')[-50:]}"
+                cols = shutil.get_terminal_size((100, 20)).columns
+                self.stream.write(text[: cols - 1].ljust(cols - 1))
+                self.stream.flush()
+            else:
+                self._line(f"fetch {event.done} {event.status} {event.source}: {event.message}")
         elif event.kind == "unit":
             self.pages += event.pages
             if self.tty:
@@ -202,7 +223,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
     args = parser().parse_args(argv)
     try:
-        report = convert(Path(args.input), Path(args.output), options_from(args), Reporter())
+        if args.source:
+            report = convert_source(args.source, Path(args.output), options_from(args), Reporter())
+        else:
+            report = convert(Path(args.input), Path(args.output), options_from(args), Reporter())
     except MdcxError as exc:
         _fail(str(exc))
         return EXIT_ERROR

@@ -216,9 +216,12 @@ def _render(unit: Unit, reading: Reading, options: ConvertOptions, seconds: floa
     else:
         verification = "measured"
     share = None if cov.share is None else round(cov.share, 6)
+    record = dict(unit.catalogue or ())
     fields: dict[str, Any] = {
         "title": _title(unit, reading),
         "date": unit.date or reading.date,
+        # A catalogue's date outranks the file's own: mdcx pack records it as provenance "source".
+        "date_from": "source" if record.get("date") else None,
         "source": unit.source,
         "source_digest": unit.digest,
         "format": unit.format,
@@ -248,6 +251,8 @@ def _render(unit: Unit, reading: Reading, options: ConvertOptions, seconds: floa
     for key in ("ocr_pages", "pages_from", "encoding", "sheets", "language"):
         if key in reading.notes:
             fields[key] = reading.notes[key]
+    if record:
+        fields["catalogue"] = {k: v for k, v in record.items() if v is not None}
     fields["converter"] = GENERATOR
     markdown = front_matter(fields) + text
     lossless = None

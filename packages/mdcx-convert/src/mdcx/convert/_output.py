@@ -60,6 +60,7 @@ def unit_record(result: UnitResult) -> dict[str, Any]:
         "ocr_seconds": round(result.ocr_seconds, 3),
         "seconds": round(result.seconds, 3),
         "title": result.title,
+        "catalogue": dict(u.catalogue) if u.catalogue else None,
     }
 
 

@@ -3,7 +3,9 @@
 A unit is what a worker converts and what resume reuses: a whole document,
 or one chapter of a long PDF.  Output paths mirror the input tree; two
 sources that would write the same Markdown file (``a.pdf`` and ``a.docx``)
-keep their full names (``a.pdf.md``).
+keep their full names (``a.pdf.md``).  Documents fetched from a catalogue
+(``convert_source``) carry the candidate's record, which also gives them
+their title and date.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -25,6 +27,10 @@ from ._options import ConvertOptions
 def display(name: str) -> str:
     """A path as text any console and JSON can hold (undecodable bytes escaped)."""
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+# A catalogue candidate's record as (field, value) pairs, so a unit stays hashable and picklable.
+Record = tuple[tuple[str, str | None], ...]
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,7 @@ class Unit:
     sampled: bool = False
     title: str | None = None  # document metadata, known from planning
     date: str | None = None
+    catalogue: Record | None = None  # the candidate's record, for documents fetched from a source
 
 
 @dataclass(frozen=True)
@@ -68,11 +75,13 @@ class Skip:
     reason: str
     format: str | None = None  # set when the format is supported but the file could not be read
     digest: str | None = None
+    catalogue: Record | None = None
+    unfetched: bool = False  # a catalogue candidate whose bytes could not be had
 
     @property
     def failed(self) -> bool:
-        """A document of a supported format that could not be converted (not merely skipped)."""
-        return self.format is not None
+        """A document that could not be converted (not merely skipped): of a supported format, or never fetched."""
+        return self.format is not None or self.unfetched
 
 
 def digest(path: Path) -> str:
@@ -161,8 +170,14 @@ def _output_name(rel: str, taken: set[str]) -> str:
     return name
 
 
-def plan(root: Path, output: Path, options: ConvertOptions) -> tuple[list[Document], list[Skip]]:
-    """The documents of ``root`` as units of work, and every file skipped with its reason."""
+def plan(
+    root: Path, output: Path, options: ConvertOptions, catalogue: Mapping[str, Record] | None = None
+) -> tuple[list[Document], list[Skip]]:
+    """The documents of ``root`` as units of work, and every file skipped with its reason.
+
+    With ``catalogue`` (relative path -> candidate record) only those files
+    are planned, each carrying its record.
+    """
     if not root.exists():
         raise ConversionError(f"input {display(str(root))} does not exist")
     documents: list[Document] = []
@@ -171,9 +186,12 @@ def plan(root: Path, output: Path, options: ConvertOptions) -> tuple[list[Docume
     count = 0
     for item in walk(root, output):
         if isinstance(item, Skip):
-            skipped.append(item)
+            if catalogue is None:  # a source's folder holds only what was fetched, and temporaries
+                skipped.append(item)
             continue
         rel, path = item
+        if catalogue is not None and rel not in catalogue:
+            continue  # fetched by an earlier run, no longer offered by the catalogue
         if options.only and not (
             fnmatch.fnmatch(rel, options.only) or fnmatch.fnmatch(path.name, options.only)
         ):
@@ -182,7 +200,7 @@ def plan(root: Path, output: Path, options: ConvertOptions) -> tuple[list[Docume
             continue
         if options.limit is not None and count >= options.limit:
             break
-        planned = plan_file(rel, path, options, taken)
+        planned = plan_file(rel, path, options, taken, catalogue.get(rel) if catalogue else None)
         if isinstance(planned, Skip):
             skipped.append(planned)
             if planned.failed:
@@ -193,30 +211,37 @@ def plan(root: Path, output: Path, options: ConvertOptions) -> tuple[list[Docume
     return documents, skipped
 
 
-def plan_file(rel: str, path: Path, options: ConvertOptions, taken: set[str]) -> Document | Skip:
+def plan_file(
+    rel: str, path: Path, options: ConvertOptions, taken: set[str], record: Record | None = None
+) -> Document | Skip:
     """One file as a document of units, or the reason it is skipped."""
     from ._pdf import describe
 
     shown = display(rel)
     found = detect(path)
     if found.format is None:
-        return Skip(shown, found.reason or "unknown format")
+        return Skip(shown, found.reason or "unknown format", catalogue=record)
     try:
         sha = digest(path)
     except OSError as exc:
-        return Skip(shown, f"cannot be read ({exc.strerror or exc})", found.format)
+        return Skip(shown, f"cannot be read ({exc.strerror or exc})", found.format, catalogue=record)
     out = _output_name(rel, taken)
     base = dict(source=shown, path=str(path), format=found.format, encoding=found.encoding, digest=sha)
+    # The catalogue's title and date are the record's; the file's own metadata only fills gaps.
+    fields = dict(record or ())
+    title, date = fields.get("title"), fields.get("date")
     if found.format != "pdf":
-        return Document(shown, str(path), found.format, sha, out, (Unit(output=out, **base),))
+        unit = Unit(output=out, title=title, date=date, catalogue=record, **base)
+        return Document(shown, str(path), found.format, sha, out, (unit,), title=title, date=date)
     try:
         info = describe(path)
     except DocumentError as exc:
-        return Skip(shown, str(exc), "pdf", sha)
+        return Skip(shown, str(exc), "pdf", sha, catalogue=record)
     except Exception as exc:  # pdfium refusing a hostile file in a way it does not name
-        return Skip(shown, f"unreadable PDF ({type(exc).__name__}: {exc})", "pdf", sha)
-    meta = dict(total_pages=info.pages, title=info.title, date=info.date)
-    doc = dict(total_pages=info.pages, title=info.title, date=info.date)
+        return Skip(shown, f"unreadable PDF ({type(exc).__name__}: {exc})", "pdf", sha, catalogue=record)
+    title, date = title or info.title, date or info.date
+    meta = dict(total_pages=info.pages, title=title, date=date, catalogue=record)
+    doc = dict(total_pages=info.pages, title=title, date=date)
     if options.sample_pages:
         pages = sample(info.pages, options.sample_pages)
         unit = Unit(output=out, pages=pages, sampled=True, **base, **meta)

@@ -57,6 +57,7 @@ class DocumentReport:
     ocr_seconds: float = 0.0
     seconds: float = 0.0
     below_threshold: bool = False
+    catalogue: dict[str, str | None] | None = None  # the candidate's record, for documents from a source
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ def _reusable(rec: dict[str, Any] | None, unit: Unit, tree: OutputTree, options:
         return False
     if rec.get("findings"):
         return False  # a unit whose verification reported findings is redone
+    if (rec.get("catalogue") or None) != (dict(unit.catalogue) if unit.catalogue else None):
+        return False  # the catalogue's record changed: its front matter must follow
     cov = rec.get("coverage")
     if cov is not None and cov < options.threshold:
         return False
@@ -140,6 +143,7 @@ def _document_report(
         ocr_seconds=round(sum(r.get("ocr_seconds") or 0.0 for r in records), 3),
         seconds=round(sum(r.get("seconds") or 0.0 for r in records), 3),
         below_threshold=coverage is not None and coverage < threshold,
+        catalogue=dict(doc.units[0].catalogue) if doc.units and doc.units[0].catalogue else None,
     )
 
 
@@ -149,6 +153,7 @@ def _index_document(doc: Document, report: DocumentReport) -> str:
         "type": "document_index",
         "indexed": False,
         "date": doc.date,
+        "date_from": "source" if report.catalogue and report.catalogue.get("date") else None,
         "source": doc.source,
         "source_digest": doc.digest,
         "format": doc.format,
@@ -156,6 +161,9 @@ def _index_document(doc: Document, report: DocumentReport) -> str:
         "chapters": len(doc.units),
         "coverage": report.coverage,
         "verification": report.verification,
+        "catalogue": {k: v for k, v in report.catalogue.items() if v is not None}
+        if report.catalogue
+        else None,
         "converter": GENERATOR,
     }
     folder = PurePosixPath(doc.output).parent
@@ -176,7 +184,8 @@ def _summary_text(report: RunReport) -> str:
     lines = [
         "# Conversion summary",
         "",
-        f"- input: `{report.input}`",
+        f"- input: `{report.input}`"
+        + (f" (fetched by the source `{s['source']}`)" if s.get("source") else ""),
         f"- documents: {s['documents']} (converted {s['converted']}, reused {s['reused']}, "
         f"failed {s['failed']}, skipped {s['skipped']})",
         f"- verified coverage: {cov} over {s['measured']} measured documents; "
@@ -243,9 +252,15 @@ class Run:
     """The state of one run; the resident converter keeps one open across documents."""
 
     def __init__(
-        self, input: Path, output: Path, options: ConvertOptions, progress: ProgressCallback | None
+        self,
+        input: Path,
+        output: Path,
+        options: ConvertOptions,
+        progress: ProgressCallback | None,
+        origin: str | None = None,
     ) -> None:
         self.input = input
+        self.origin = origin  # the source plugin the documents were fetched from, if any
         self.output = output
         self.options = options
         self.emit = progress or (lambda event: None)
@@ -318,13 +333,17 @@ class Run:
                     "failed" if skip.failed else "skipped",
                     format=skip.format,
                     reason=skip.reason,
+                    catalogue=dict(skip.catalogue) if skip.catalogue else None,
                 )
             )
         elapsed = time.perf_counter() - self.started
         summary = _summary(reports, elapsed, self.options.threshold, workers)
+        if self.origin:
+            summary["source"] = self.origin
         index = {
             "generator": GENERATOR,
             "input": display(str(self.input)),
+            **({"source": self.origin} if self.origin else {}),
             "options": {k: v for k, v in vars(self.options).items()},
             "summary": summary,
             "notices": self.notices,
@@ -360,6 +379,12 @@ def convert(
     run = Run(source, target, options, progress)
     _, accel = run.start_checks()
     run.documents, run.skipped = plan(source, target, options)
+    return execute(run, accel)
+
+
+def execute(run: Run, accel: Any) -> RunReport:
+    """Convert the units ``run`` planned (resuming what is up to date) and write its records."""
+    options, target = run.options, run.output
     target.mkdir(parents=True, exist_ok=True)
     todo = run.pending(run.documents)
     run.total = len(todo)

@@ -209,9 +209,13 @@ class PackageWriter:
         attachment = fields.get("indexed") is False or record.get("indexed") is False
         title = record.get("title") or fields.get("title")
         title = str(title) if title not in (None, "") else None
+        source_date, source_from = record.get("date"), record.get("date_from")
+        if source_date is None and fields.get("date_from") == "source":
+            # mdcx-convert --source writes the catalogue's date with `date_from: source`.
+            source_date, source_from = fields.get("date"), "source"
         dated = choose(
-            source=record.get("date"),
-            source_provenance=str(record.get("date_from") or "source"),
+            source=source_date,
+            source_provenance=str(source_from or "source"),
             sidecar=sidecar,
             front_matter=fields.get("date"),
             mtime=doc.mtime if self.options.date_from_mtime else None,
