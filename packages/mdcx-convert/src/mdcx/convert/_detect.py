@@ -2,7 +2,10 @@
 
 Only plain text, Markdown and CSV carry no signature: for those alone the
 extension decides.  A file that is none of the supported formats comes back
-with the reason it is skipped, so nothing disappears silently.
+with the reason it is skipped, so nothing disappears silently.  Signatures
+are read by mdcx-sources' kit (``identify``), the same reading a catalogue's
+bytes get; containers are then opened here, with the limits a file on disk
+needs (zip bombs).
 """
 
 from __future__ import annotations
@@ -13,19 +16,12 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from mdcx.sources import identify, looks_like
+
 FORMATS = ("pdf", "epub", "docx", "xlsx", "pptx", "html", "md", "csv", "txt")
 HEAD = 8192
 
-_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_IMAGES = (
-    (b"\x89PNG\r\n\x1a\n", "PNG image"),
-    (b"\xff\xd8\xff", "JPEG image"),
-    (b"GIF87a", "GIF image"),
-    (b"GIF89a", "GIF image"),
-    (b"II*\x00", "TIFF image"),
-    (b"MM\x00*", "TIFF image"),
-    (b"BM", "BMP image"),
-)
+_IMAGES = {"png": "PNG", "jpeg": "JPEG", "gif": "GIF", "tiff": "TIFF", "bmp": "BMP", "webp": "WEBP"}
 _TEXT_SUFFIXES = {
     ".md": "md",
     ".markdown": "md",
@@ -170,19 +166,19 @@ def detect(path: Path) -> Detected:
     suffix = path.suffix.lower()
     if not head:
         return Detected(None, "empty file (0 bytes)")
-    if b"%PDF-" in head[:1024]:
+    kind = identify(head)
+    if kind == "pdf":
         return Detected("pdf")
-    if head.startswith(b"PK\x03\x04"):
+    if kind is not None and looks_like(head, "zip"):  # the head of a container: open the whole file
         return _zip_format(path)
-    if head.startswith(_OLE2):
+    if kind is not None and looks_like(head, "ole2"):
         return _ole2_format(path, suffix)
-    if head.startswith(b"{\\rtf"):
+    if kind == "rtf":
         return Detected(None, "RTF is not supported; save it as .docx")
-    if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
-        return Detected(None, "WEBP image: images are read only inside PDFs")
-    for magic, kind in _IMAGES:
-        if head.startswith(magic):
-            return Detected(None, f"{kind}: images are read only inside PDFs")
+    if kind in _IMAGES:
+        return Detected(None, f"{_IMAGES[kind]} image: images are read only inside PDFs")
+    if kind == "gzip":
+        return Detected(None, "gzip-compressed file; decompress it first")
     encoding = text_encoding(head)
     if encoding is None:
         return Detected(None, "binary file of unknown format")
