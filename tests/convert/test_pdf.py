@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import corpus_path
 from helpers.convert import TABLE, ruled_table_pdf, text_pdf
@@ -111,3 +113,17 @@ def test_ocr_off_reports_pages_left_unread(tmp_path: Path) -> None:
     src = corpus_path("docling-testdata") / "ocr/sources"
     report = convert(src, tmp_path / "out", ConvertOptions(serial=True, only="ocr_test.pdf", ocr=False))
     assert any("no text layer" in f for f in report.documents[0].findings)
+
+
+def test_without_onnxruntime_ocr_is_off_and_said_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # as if mdcx-convert[ocr] were not installed
+    src = corpus_path("docling-testdata") / "ocr/sources"
+    report = convert(src, tmp_path / "out", ConvertOptions(serial=True, only="ocr_test.pdf"))
+    assert [n for n in report.notices if n.startswith("OCR is off")] == [
+        "OCR is off: onnxruntime is not installed, so pages without a text layer are left unread and "
+        'reported; pip install "mdcx-convert[ocr]" (or "mdcx-convert[ocr-gpu]" for onnxruntime-gpu)'
+    ]
+    doc = report.documents[0]
+    assert doc.status == "converted" and any("no text layer" in f for f in doc.findings)

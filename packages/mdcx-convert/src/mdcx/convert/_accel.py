@@ -58,7 +58,7 @@ def check(use_gpu: bool = True, device: str | None = ...) -> Accelerators:  # ty
     if not ort_cuda:
         notices.append(
             f"CUDA device found ({seen}) but the installed onnxruntime cannot use it: OCR runs on the CPU "
-            "(replace onnxruntime with onnxruntime-gpu to use it)"
+            '(replace onnxruntime with onnxruntime-gpu: pip install "mdcx-convert[ocr-gpu]" instead of [ocr])'
         )
     torch_cuda = None
     if importlib.util.find_spec("torch") is not None:

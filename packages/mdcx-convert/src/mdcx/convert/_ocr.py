@@ -7,12 +7,26 @@ engine's top-to-bottom order.
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from dataclasses import dataclass
 
 from ._errors import MissingDependency
 
 DPI = 200
+INSTALL = 'pip install "mdcx-convert[ocr]" (or "mdcx-convert[ocr-gpu]" for onnxruntime-gpu)'
+
+
+def available() -> bool:
+    """Whether RapidOCR and an onnxruntime build are installed (without importing them).
+
+    onnxruntime is an extra, not a dependency, so that a GPU install can
+    carry onnxruntime-gpu instead (the two cannot be installed together).
+    """
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in ("rapidocr", "onnxruntime"))
+    except (ImportError, ValueError):  # a module blocked in sys.modules, or a broken install
+        return False
 
 
 @dataclass(frozen=True)
@@ -30,9 +44,7 @@ class Ocr:
         try:
             from rapidocr import RapidOCR
         except ImportError as exc:
-            raise MissingDependency(
-                f"OCR needs rapidocr and onnxruntime ({exc}); run: pip install 'rapidocr>=3.1,<4' onnxruntime"
-            ) from exc
+            raise MissingDependency(f"OCR needs rapidocr and onnxruntime ({exc}); run: {INSTALL}") from exc
         params = {
             "Global.log_level": "error",
             "EngineConfig.onnxruntime.intra_op_num_threads": threads,

@@ -57,6 +57,7 @@ class Converter:
         self.output.mkdir(parents=True, exist_ok=True)
         self._run = Run(self.root or self.output, self.output, self.options, self.progress)
         self._run.start_checks()
+        self.options = self._run.options  # the checks may switch a stage off (OCR without onnxruntime)
         self._engines = Engines(self.options)
         self._engines.warm()
         self.startup_seconds = time.perf_counter() - start

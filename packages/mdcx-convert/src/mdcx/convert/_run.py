@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -279,6 +279,14 @@ class Run:
         self.emit(Progress("notice", message))
 
     def start_checks(self) -> tuple[_layout.LayoutStatus, Any]:
+        from . import _ocr
+
+        if self.options.ocr and not _ocr.available():  # said once; pages without text stay unread
+            self.notice(
+                "OCR is off: onnxruntime is not installed, so pages without a text layer are left unread "
+                f"and reported; {_ocr.INSTALL}"
+            )
+            self.options = replace(self.options, ocr=False)
         layout = _layout.status(self.options.docling, self.options.docling_models)
         if self.options.formulas:
             _layout.check_formulas(layout)
