@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,9 @@ def test_every_distribution_builds_and_passes_twine_check(dist: Path) -> None:
     for name in DISTRIBUTIONS:
         stem = name.replace("-", "_")
         assert list(dist.glob(f"{stem}-*.whl")) and list(dist.glob(f"{stem}-*.tar.gz")), name
+    for wheel in dist.glob("*.whl"):  # the licence travels with every wheel
+        with zipfile.ZipFile(wheel) as zf:
+            assert any(n.endswith(".dist-info/licenses/LICENSE") for n in zf.namelist()), wheel.name
     files = sorted(str(p) for p in dist.iterdir() if p.name.endswith((".whl", ".tar.gz")))
     done = subprocess.run(
         [sys.executable, "-m", "twine", "check", "--strict", *files], capture_output=True, text=True
