@@ -78,6 +78,13 @@ def test_release_bumps_dates_locks_commits_and_tags(clone: Path) -> None:
     assert git(clone, "status", "--porcelain") == ""
     assert tool("--check", root=clone).returncode == 0
 
+    umbrella = tool("mdcx", "2.1.0", "--date", "2030-01-03", root=clone)
+    assert umbrella.returncode == 0, umbrella.stderr
+    citation = (clone / "CITATION.cff").read_text()
+    assert 'version: 2.1.0\ndate-released: "2030-01-03"\n' in citation
+    assert git(clone, "tag", "--list", "mdcx-v*") == "mdcx-v2.1.0\n"
+    assert tool("--check", root=clone).returncode == 0
+
     again = tool("mdcx-mcp", "0.1.1", root=clone)
     assert again.returncode == 1 and "is not above it" in again.stderr
     empty = tool("mdcx-mcp", "patch", root=clone)  # its Unreleased section is empty now

@@ -14,7 +14,8 @@ A release of NAME to VERSION:
 2. writes VERSION into ``packages/NAME/pyproject.toml`` (the one place a
    version lives: ``__version__`` is read from the installed metadata) and
    into ``server.json`` where the distribution has one (the MCP registry
-   listing);
+   listing); the umbrella ``mdcx`` also sets ``version`` and
+   ``date-released`` in ``CITATION.cff``;
 3. moves the changelog's ``Unreleased`` entries under ``## [VERSION] - DATE``
    (today, or ``--date``) and leaves an empty ``Unreleased`` above them;
 4. runs ``uv lock`` so the lock file names the new version;
@@ -41,7 +42,10 @@ from packaging.version import InvalidVersion, Version
 
 ROOT = Path(__file__).resolve().parents[2]
 UNRELEASED = "## [Unreleased]"
+UMBRELLA = "mdcx"  # its version is the project's, the one CITATION.cff cites
 _VERSION_LINE = re.compile(r'^version = "([^"]+)"$', re.M)
+_CFF_VERSION = re.compile(r"^version: *(.+)$", re.M)
+_CFF_DATE = re.compile(r"^date-released: *.+\n", re.M)
 
 
 class ReleaseError(Exception):
@@ -106,6 +110,13 @@ def problems(root: Path) -> list[str]:
                 )
         if not member.changelog.is_file() or UNRELEASED not in member.changelog.read_text(encoding="utf-8"):
             out.append(f"{member.name}: CHANGELOG.md has no '{UNRELEASED}' section")
+    citation = root / "CITATION.cff"
+    if UMBRELLA in found and citation.is_file():
+        cited = _CFF_VERSION.search(citation.read_text(encoding="utf-8"))
+        if not cited or cited.group(1).strip().strip("\"'") != found[UMBRELLA].version:
+            out.append(
+                f"CITATION.cff cites version {cited and cited.group(1)}, {UMBRELLA} is {found[UMBRELLA].version}"
+            )
     return out
 
 
@@ -185,6 +196,13 @@ def release(root: Path, name: str, wanted: str, date: str, dry_run: bool) -> lis
             if package.get("identifier") == name:
                 package["version"] = version
         writes[member.server_json] = json.dumps(listed, indent=2, ensure_ascii=False) + "\n"
+    citation = root / "CITATION.cff"
+    if name == UMBRELLA and citation.is_file():
+        cff = _CFF_DATE.sub("", citation.read_text(encoding="utf-8"))
+        cff, count = _CFF_VERSION.subn(f'version: {version}\ndate-released: "{date}"', cff, count=1)
+        if count != 1:
+            raise ReleaseError("CITATION.cff has no 'version:' line")
+        writes[citation] = cff
 
     lines = [f"{name}: {member.version} -> {version}, changelog dated {date}, tag {tag}"]
     lines += [f"  writes {path.relative_to(root)}" for path in writes] + ["  runs uv lock, commits, tags"]
