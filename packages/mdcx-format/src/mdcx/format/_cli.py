@@ -57,7 +57,7 @@ def _add_signing_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _parser() -> argparse.ArgumentParser:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mdcx",
         description="Pack Markdown into sealed, searchable .mdcx packages, and read them.",
@@ -476,7 +476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
             pass
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     if threading_is_main():
         signal.signal(signal.SIGTERM, _on_sigterm)
     try:

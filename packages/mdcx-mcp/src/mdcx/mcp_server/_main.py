@@ -32,7 +32,7 @@ ENVIRONMENT = f"""environment:
 The passphrase is never taken from the command line, where the process table would show it."""
 
 
-def _parser() -> argparse.ArgumentParser:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mdcx-mcp",
         description="Model Context Protocol server (stdio) answering questions from mdcx packages.",
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     except (AttributeError, ValueError):
         pass
-    _parser().parse_args(argv)
+    parser().parse_args(argv)
     try:
         from ._config import read_config
         from ._service import Service
