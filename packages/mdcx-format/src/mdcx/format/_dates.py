@@ -11,8 +11,10 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ._errors import InputError
 from ._paths import check_relative
@@ -96,3 +98,23 @@ def choose(
         stamp = _dt.datetime.fromtimestamp(mtime, _dt.UTC).date().isoformat()
         return Dated(stamp, "mtime")
     return None
+
+
+def date_of(
+    record: Mapping[str, Any], fields: Mapping[str, Any], sidecar: Dated | None, mtime: float | None
+) -> Dated | None:
+    """A document's date from its ``.jsonl`` record, the sidecar, its front matter or its mtime.
+
+    A front-matter date written with ``date_from: source`` is a catalogue's
+    (``mdcx-convert --source`` writes it so) and ranks as one.
+    """
+    source, provenance = record.get("date"), record.get("date_from")
+    if source is None and fields.get("date_from") == "source":
+        source, provenance = fields.get("date"), "source"
+    return choose(
+        source=source,
+        source_provenance=str(provenance or "source"),
+        sidecar=sidecar,
+        front_matter=fields.get("date"),
+        mtime=mtime,
+    )

@@ -25,7 +25,7 @@ import apsw
 from . import _crypto, _language, _schema, _tokenize
 from ._calibration import Calibration, from_focus, from_passages
 from ._compression import Compression
-from ._dates import Dated, choose, read_sidecar
+from ._dates import Dated, date_of, read_sidecar
 from ._errors import InputError, MdcxError
 from ._expressions import expressions
 from ._frontmatter import split_front_matter
@@ -209,17 +209,7 @@ class PackageWriter:
         attachment = fields.get("indexed") is False or record.get("indexed") is False
         title = record.get("title") or fields.get("title")
         title = str(title) if title not in (None, "") else None
-        source_date, source_from = record.get("date"), record.get("date_from")
-        if source_date is None and fields.get("date_from") == "source":
-            # mdcx-convert --source writes the catalogue's date with `date_from: source`.
-            source_date, source_from = fields.get("date"), "source"
-        dated = choose(
-            source=source_date,
-            source_provenance=str(source_from or "source"),
-            sidecar=sidecar,
-            front_matter=fields.get("date"),
-            mtime=doc.mtime if self.options.date_from_mtime else None,
-        )
+        dated = date_of(record, fields, sidecar, doc.mtime if self.options.date_from_mtime else None)
         doc_id = self._documents + self._attachments
         t1 = time.perf_counter()
         self._phase["read"] += t1 - t0
