@@ -161,10 +161,7 @@ class Reporter:
             self._line(event.message)
         elif event.kind == "fetch":
             if self.tty:
-                text = f"\rfetching from the source: {event.done} {(event.source or '')[-50:]}"
-                cols = shutil.get_terminal_size((100, 20)).columns
-                self.stream.write(text[: cols - 1].ljust(cols - 1))
-                self.stream.flush()
+                self._status(f"fetching from the source: {event.done} {(event.source or '')[-50:]}")
             else:
                 self._line(f"fetch {event.done} {event.status} {event.source}: {event.message}")
         elif event.kind == "unit":
@@ -174,15 +171,20 @@ class Reporter:
                 filled = int(width * event.done / max(event.total, 1))
                 rate = self.pages / max(time.monotonic() - self.started, 1e-6)
                 name = (event.source or "")[-40:]
-                text = f"\r[{'#' * filled}{'.' * (width - filled)}] {event.done}/{event.total} {rate:.0f} pages/s {name}"
-                cols = shutil.get_terminal_size((100, 20)).columns
-                self.stream.write(text[: cols - 1].ljust(cols - 1))
-                self.stream.flush()
+                self._status(
+                    f"[{'#' * filled}{'.' * (width - filled)}] {event.done}/{event.total} {rate:.0f} pages/s {name}"
+                )
             else:
                 self._line(f"{event.done}/{event.total} {event.status} {event.source}: {event.message}")
         elif event.kind == "finished" and self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+    def _status(self, text: str) -> None:
+        """Redraw the one status line of a terminal, cut to its width."""
+        cols = shutil.get_terminal_size((100, 20)).columns
+        self.stream.write(("\r" + text)[:cols].ljust(cols))
+        self.stream.flush()
 
     def _line(self, text: str) -> None:
         if self.tty:
