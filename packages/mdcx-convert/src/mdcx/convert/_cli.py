@@ -183,7 +183,7 @@ class Reporter:
     def _status(self, text: str) -> None:
         """Redraw the one status line of a terminal, cut to its width."""
         cols = shutil.get_terminal_size((100, 20)).columns
-        self.stream.write(("\r" + text)[:cols].ljust(cols))
+        self.stream.write(("\r" + text)[: cols - 1].ljust(cols - 1))
         self.stream.flush()
 
     def _line(self, text: str) -> None:
