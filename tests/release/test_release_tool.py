@@ -22,7 +22,8 @@ IDENTITY = {
 }
 
 pytestmark = pytest.mark.skipif(
-    shutil.which("uv") is None or shutil.which("git") is None, reason="needs git and uv"
+    shutil.which("uv") is None or shutil.which("git") is None or not (ROOT / ".git").exists(),
+    reason="needs git, uv and a git checkout to clone",
 )
 
 
