@@ -14,7 +14,6 @@ import io
 import re
 import struct
 import zipfile
-from xml.etree import ElementTree
 
 ZIP_KINDS = ("docx", "xlsx", "pptx", "epub", "odt", "ods", "odp", "odg", "zip")
 OLE2_KINDS = ("doc", "xls", "ppt", "ole2")
@@ -93,6 +92,8 @@ def _read_small(zf: zipfile.ZipFile, name: str) -> bytes:
 
 
 def _ooxml(zf: zipfile.ZipFile, names: set[str]) -> str | None:
+    from xml.etree import ElementTree  # only ZIP containers need it
+
     if "[Content_Types].xml" in names:
         try:
             root = ElementTree.fromstring(_read_small(zf, "[Content_Types].xml"))
