@@ -359,7 +359,7 @@ class PackageWriter:
         calibration_json = calibration.to_json()
         if encoded is not None:
             calibration_json["semantic"] = {
-                "answerable_at": round(encoded.semantic_answerable_at, 4),
+                "answerable_at": _rounded(encoded.semantic_answerable_at),
                 "source": calibration.source,
                 "measured": [round(m, 4) for m in encoded.measured],
             }
@@ -393,7 +393,7 @@ class PackageWriter:
             "calibration": {
                 "answerable_at": calibration.answerable_at,
                 "source": calibration.source,
-                **({"similarity_at": round(encoded.semantic_answerable_at, 4)} if encoded else {}),
+                **({"similarity_at": _rounded(encoded.semantic_answerable_at)} if encoded else {}),
             },
             "embedding": None
             if encoded is None
@@ -524,3 +524,7 @@ def pack(
                 progress(count, item.path)
     assert writer.report is not None
     return writer.report
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
