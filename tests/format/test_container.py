@@ -92,6 +92,47 @@ def test_round_trip_reads_everything(packed: Path) -> None:
         assert result.documents[0].document == "@/reports/storage.md"
 
 
+@pytest.fixture
+def use_cipher(monkeypatch):
+    """Switch AES-GCM between ``cryptography`` and ``pycryptodomex`` (both are installed here)."""
+    from mdcx.format import _crypto
+
+    def use(library: str) -> None:
+        monkeypatch.setenv("MDCX_CIPHER", library)
+        _crypto._openssl_aead.cache_clear()
+        assert _crypto.cipher_library() == library
+
+    yield use
+    monkeypatch.delenv("MDCX_CIPHER")
+    _crypto._openssl_aead.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("sealer", "reader"), [("cryptography", "pycryptodomex"), ("pycryptodomex", "cryptography")]
+)
+def test_either_cipher_library_reads_what_the_other_sealed(
+    collection: Path, tmp_path: Path, use_cipher, sealer: str, reader: str
+) -> None:
+    use_cipher(sealer)
+    target = _pack(collection, tmp_path)
+    use_cipher(reader)
+    _open_and_read_all(target)
+    with Package(target, KEY) as pkg:
+        assert search([pkg], "storage temperature").documents
+    from mdcx.format import _crypto
+
+    use_cipher(sealer)
+    key, nonce = bytes(range(32)), bytes(12)
+    sealed = _crypto.seal(key, nonce, b"sixteen kib of text", b"header")
+    use_cipher(reader)
+    assert _crypto.unseal(key, nonce, sealed, b"header") == b"sixteen kib of text"
+    for bad in (sealed[:-1] + bytes([sealed[-1] ^ 1]), bytes([sealed[0] ^ 1]) + sealed[1:]):
+        with pytest.raises(DecryptionError):
+            _crypto.unseal(key, nonce, bad, b"header")
+    with pytest.raises(DecryptionError):
+        _crypto.unseal(key, nonce, sealed, b"other header")
+
+
 def test_header_is_readable_without_key(packed: Path) -> None:
     header = read_header(packed)
     assert header.kind == "mdcx2"

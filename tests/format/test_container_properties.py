@@ -8,7 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mdcx.format import Compression
-from mdcx.format._container import SealedBody, read_raw_header, walk_digest, write_package
+from mdcx.format._container import SealedBody, read_raw_header, walk_digest
+from mdcx.format._container_write import write_package
 
 MASTER = bytes(range(32))
 HEADER = {"format": "mdcx", "version": 2, "package_id": "ab" * 16, "kdf": {"name": "scrypt"}}

@@ -302,6 +302,39 @@ def test_a_quotation_across_a_passage_cut_is_found(tmp_path: Path, quotes: str) 
         assert [d.document for d in result.documents] == ["@/tale.md"]
 
 
+def test_phrases_of_frequent_words_are_found_from_the_scored_passages(tmp_path: Path, monkeypatch) -> None:
+    # Every note holds both words; only some hold them in order.  Past
+    # FULL_WALK postings the candidates come from the scored passages instead
+    # of a walk over the lists: both ways must keep the same documents.
+    docs = {
+        f"n{i:02}.md": (
+            "the valve pressure was logged today" if i % 3 == 0 else "pressure on the valve was logged today"
+        )
+        + f" entry {i}"
+        for i in range(30)
+    }
+    target = _pack(tmp_path, "frequent", docs)
+    from mdcx.format import _phrase
+
+    with Package(target, KEY) as pkg:
+        walked = search([pkg], '"valve pressure"', limit=20)
+        monkeypatch.setattr(_phrase, "FULL_WALK", 5)
+        scored = search([pkg], '"valve pressure"', limit=20)
+    expected = {f"@/n{i:02}.md" for i in range(0, 30, 3)}
+    assert {d.document for d in walked.documents} == expected == {d.document for d in scored.documents}
+    assert walked.warning is None and scored.warning is None
+
+
+def test_a_phrase_can_cross_a_cut_only_at_a_passage_end() -> None:
+    from mdcx.format._phrase import at_an_end, quoted_phrases
+
+    (phrase,) = quoted_phrases('"best of times"')
+    assert at_an_end(["it", "was", "the", "best", "of"], phrase)  # begins here, ends in the next passage
+    assert at_an_end(["times", "it", "was"], phrase)  # began in the previous passage
+    assert not at_an_end(["the", "best", "of", "all", "times"], phrase)
+    assert not at_an_end(["best", "times", "of"], phrase)
+
+
 # -- recency and correspondence ---------------------------------------------------------------------
 
 

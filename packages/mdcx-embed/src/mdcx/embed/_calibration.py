@@ -44,19 +44,25 @@ def _documents(view, count: int) -> list[int]:
 
 def near_miss_threshold(
     view, encoder: Encoder, samples: Sequence[tuple[str, int]], seed: int = 0
-) -> tuple[float, list[float]]:
-    """``samples`` are (passage text, document id); returns (threshold, measured similarities)."""
+) -> tuple[float | None, list[float]]:
+    """``samples`` are (passage text, document id); returns (threshold, measured similarities).
+
+    The threshold is None where fewer than ten passages of six words or more
+    can be sampled: a cosine has no meaning without its model's scale, so a
+    package too small to measure itself claims no reach (``--focus`` or
+    ``mdcx calibrate`` give it one).
+    """
     import numpy as np
 
     matrix = _matrix(view, encoder.dimension)
     if not len(matrix):
-        return 0.0, []
+        return None, []
     owner = np.asarray(_documents(view, len(matrix)))
     rnd = random.Random(seed)
     picked = [(t, d) for t, d in samples if len(t.split()) >= 6]
     picked = rnd.sample(picked, min(SAMPLES, len(picked)))
     if len(picked) < 10:
-        return 0.0, []
+        return None, []
     questions = [" ".join(text.split()[:QUESTION_WORDS]) for text, _ in picked]
     vectors = encoder.encode_queries(questions)
     found = []
@@ -68,9 +74,9 @@ def near_miss_threshold(
     return found[int(0.1 * (len(found) - 1))], found
 
 
-def focus_threshold(view, encoder: Encoder, questions: Sequence[str]) -> tuple[float, list[float]]:
+def focus_threshold(view, encoder: Encoder, questions: Sequence[str]) -> tuple[float | None, list[float]]:
     matrix = _matrix(view, encoder.dimension)
     if not len(matrix):
-        return 0.0, []
+        return None, []
     found = [float((matrix @ v).max()) for v in encoder.encode_queries(list(questions))]
     return min(found) - FOCUS_MARGIN, found

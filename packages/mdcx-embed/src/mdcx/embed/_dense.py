@@ -58,7 +58,7 @@ class DenseSearcher:
 
     # -- encoders ------------------------------------------------------------------------------
 
-    def _encoder(self, recorded: str) -> Encoder:
+    def encoder_for(self, recorded: str) -> Encoder:
         """The encoder for vectors recorded as ``recorded`` (the light one, or MDCX_MODEL, or that model)."""
         wanted = (
             LIGHT
@@ -178,7 +178,7 @@ class DenseSearcher:
                 continue
             recorded = str(meta["model"])
             try:
-                encoder = self._encoder(recorded)
+                encoder = self.encoder_for(recorded)
             except MdcxError as exc:
                 result.notes.append(f"{package.name}: meaning not searched ({exc})")
                 continue

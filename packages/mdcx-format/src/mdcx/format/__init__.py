@@ -32,6 +32,7 @@ from ._errors import (
 from ._export import ExportReport, export
 from ._inputs import CONVERSION_FOLDER, RUN_INDEX, Skipped, SourceDocument
 from ._keys import keys_for, read_key_file
+from ._pack_options import PackOptions
 from ._passages import page_marker
 from ._reader import Document, DocumentInfo, Header, Package, body_intact, open_package, read_header
 from ._results import DocumentHit, PassageHit, SearchResult
@@ -40,7 +41,7 @@ from ._search import display_text, search
 from ._signing import KeyPair, Verification, generate_keypair, verify
 from ._version import __version__
 from ._vocabulary import Assessment, Unfamiliar, Vocabulary, assess, unfamiliar, unknown_terms, vocabulary
-from ._writer import Contributor, PackageWriter, PackOptions, PackReport, pack
+from ._writer import Contributor, PackageWriter, PackReport, pack
 
 __all__ = [
     "CONVERSION_FOLDER",

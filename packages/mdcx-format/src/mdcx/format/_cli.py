@@ -391,6 +391,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     header = calibrate(args.file, key, args.question, signing_key=_signing_key(args))
     c = header["calibration"]
     text = f"{args.file}: nothing-here-answers threshold now {c['answerable_at']:.0%} ({c['source']})"
+    if "similarity_at" in c:
+        reach = c["similarity_at"]
+        text += "; by meaning " + ("not measured" if reach is None else f"from similarity {reach:.3f}")
     _emit(args, {"path": args.file, "calibration": c}, text)
     return 0
 

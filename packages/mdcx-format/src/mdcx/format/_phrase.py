@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from . import _tokenize
+from ._lexical import strongest
 
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|„([^“”"]+)[“”"]|«([^»]+)»|「([^」]+)」|『([^』]+)』')
 
@@ -64,6 +65,27 @@ def occurs(tokens: list[str], phrase: Phrase) -> bool:
     return False
 
 
+def _matches(tokens: list[str], elements) -> bool:
+    return len(tokens) == len(elements) and all(
+        tok == term or (prefix and tok.startswith(term)) for tok, (term, prefix) in zip(tokens, elements)
+    )
+
+
+def at_an_end(tokens: list[str], phrase: Phrase) -> bool:
+    """Whether ``tokens`` end with the phrase's beginning or begin with its end (it may cross a cut).
+
+    Passages are cut without overlap, so a phrase that crosses a cut is a
+    beginning of it at the end of one passage followed by the rest at the
+    start of the next: a passage with neither cannot take part.
+    """
+    elements = phrase.elements
+    n = len(elements)
+    for k in range(1, min(n, len(tokens) + 1)):
+        if _matches(tokens[-k:], elements[:k]) or _matches(tokens[:k], elements[n - k :]):
+            return True
+    return False
+
+
 def window(tokens: list[list[str]], middle: int, reach: int, across_one_cut: bool) -> list[str]:
     """The middle passage's tokens, with up to ``reach`` tokens of its neighbours on each side."""
     before: list[str] = []
@@ -80,11 +102,25 @@ def window(tokens: list[list[str]], middle: int, reach: int, across_one_cut: boo
 
 
 VERIFY_BUDGET = 400  # passages read, at most, to find the phrases of one question in one package
-_CHUNK = 40
+FIRST_CHUNK = 16  # passages read in the first round; each later round reads twice as many
+# Above this many postings in a phrase's rarest word, candidates are drawn
+# from the passages the words already scored, best first, instead of from a
+# walk over the whole list: the verification budget would never reach the
+# rest, and the walk alone would cost more than the search.
+FULL_WALK = 4_000
+SCORED_CANDIDATES = 4 * VERIFY_BUDGET
 
 
 class PhraseFilter:
-    """Keeps, best first, the passages of one package in which every phrase occurs."""
+    """Keeps, best first, the passages of one package in which every phrase occurs.
+
+    Reading a passage's text costs a block decryption, so the filter reads as
+    little as it can: candidates must hold every word of each phrase (or its
+    first word, with the last in the next passage), they are read best first
+    in growing rounds until enough documents have a phrase, and a passage's
+    neighbours are read only when the phrase is not inside it and could
+    cross its cut.
+    """
 
     def __init__(self, package, engine, phrases: list[Phrase], across_one_cut: bool) -> None:
         self._pkg = package
@@ -93,9 +129,10 @@ class PhraseFilter:
         self._one_cut = across_one_cut
         self._reach = max(len(p.elements) for p in phrases) - 1
         self._tokens: dict[int, list[str] | None] = {}
+        self._lists: list[tuple[list, list, list]] | None = None  # per phrase: (all lists, first, last)
 
-    def _load(self, ids: list[int]) -> None:
-        wanted = [i for i in ids if i not in self._tokens and i >= 0]
+    def _load(self, ids) -> None:
+        wanted = [i for i in dict.fromkeys(ids) if i not in self._tokens and i >= 0]
         rows = self._pkg.passages_of(wanted) if wanted else {}
         for pid in wanted:
             row = rows.get(pid)
@@ -124,47 +161,89 @@ class PhraseFilter:
                     break
         return window(seq, middle, self._reach, self._one_cut)
 
-    def _candidates(self) -> set[int]:
-        """Passages where every phrase could start: all its words inside, or its ends across a cut.
+    # -- candidates ------------------------------------------------------------------------
 
-        Walks the rarest list and looks the others up by bisection, so a
-        common word in a phrase costs no pass over its postings.
+    def _phrase_lists(self) -> list[tuple[list, list, list]] | None:
+        """Per phrase, the postings of its distinct words (rarest first), of its first and of its last word.
+
+        None when a word of some phrase is nowhere in this package.
         """
-        result: set[int] | None = None
-        for phrase in self._phrases:
-            terms = list(dict.fromkeys(phrase.terms))
-            found = self._engine.lookup(terms)
-            if len(found) < len(terms):
-                return set()  # a word of the phrase is nowhere in this package
-            lists = sorted((self._engine.postings(found[t])[0] for t in terms), key=len)
-            inside = {p for p in lists[0] if all(_has(other, p) for other in lists[1:])}
-            here = inside
-            if len(phrase.terms) > 1:
+        if self._lists is None:
+            lists = []
+            for phrase in self._phrases:
+                terms = list(dict.fromkeys(phrase.terms))
+                found = self._engine.lookup(terms)
+                if len(found) < len(terms):
+                    return None
+                ids = sorted((self._engine.postings(found[t])[0] for t in terms), key=len)
                 first = self._engine.postings(found[phrase.terms[0]])[0]
                 last = self._engine.postings(found[phrase.terms[-1]])[0]
+                lists.append((ids, first, last))
+            self._lists = lists
+        return self._lists
+
+    def _could_hold(self, pid: int) -> bool:
+        """Whether every phrase could start in ``pid``: all its words inside, or its ends across the cut."""
+        for ids, first, last in self._lists:
+            if all(_has(other, pid) for other in ids):
+                continue
+            if len(ids) > 1 and _has(first, pid) and _has(last, pid + 1):
+                continue
+            return False
+        return True
+
+    def _candidates(self, scores: dict[int, float]) -> list[tuple[int, float]]:
+        """Passages where every phrase could start, best first."""
+        if self._phrase_lists() is None:
+            return []  # a word of a phrase is nowhere in this package
+        if any(len(ids[0]) > FULL_WALK for ids, _, _ in self._lists):
+            ranked = sorted(strongest(scores, SCORED_CANDIDATES), key=lambda pid: -scores[pid])
+            return [(pid, scores[pid]) for pid in ranked if self._could_hold(pid)]
+        result: set[int] | None = None
+        for ids, first, last in self._lists:
+            here = {p for p in ids[0] if all(_has(other, p) for other in ids[1:])}
+            if len(ids) > 1:
                 if len(first) <= len(last):
                     here |= {p for p in first if _has(last, p + 1)}
                 else:
                     here |= {p - 1 for p in last if p and _has(first, p - 1)}
             result = here if result is None else result & here
-        return result or set()
+        return sorted(((pid, scores.get(pid, 0.0)) for pid in result or ()), key=lambda kv: -kv[1])
+
+    # -- verification ----------------------------------------------------------------------
+
+    def _holds(self, tokens: list[str]) -> bool:
+        return all(occurs(tokens, phrase) for phrase in self._phrases)
+
+    def _may_cross(self, tokens: list[str]) -> bool:
+        """Whether each phrase is inside these tokens or could run over one of their ends."""
+        return all(occurs(tokens, p) or at_an_end(tokens, p) for p in self._phrases)
 
     def keep(self, scores: dict[int, float], want_documents: int) -> list[tuple[int, float]]:
         """Passages holding every phrase, best first, until ``want_documents`` documents have one."""
-        ranked = sorted(((pid, scores.get(pid, 0.0)) for pid in self._candidates()), key=lambda kv: -kv[1])
+        ranked = self._candidates(scores)[:VERIFY_BUDGET]
         kept: list[tuple[int, float]] = []
         documents: set[int] = set()
-        for start in range(0, min(len(ranked), VERIFY_BUDGET), _CHUNK):
-            chunk = ranked[start : start + _CHUNK]
-            ids = [pid for pid, _ in chunk]
-            self._load(ids + [i - 1 for i in ids] + [i + 1 for i in ids])
+        start, size = 0, max(FIRST_CHUNK, want_documents + want_documents // 2)
+        while start < len(ranked) and len(documents) < want_documents:
+            chunk = ranked[start : start + size]
+            start, size = start + size, size * 2
+            self._load(pid for pid, _ in chunk)
+            found: set[int] = set()
+            crossing = []
+            for pid, _ in chunk:
+                tokens = self._tokens.get(pid) or []
+                if self._holds(tokens):
+                    found.add(pid)
+                elif self._reach and self._may_cross(tokens):
+                    crossing.append(pid)
+            if crossing:  # the phrase may run over a cut: read the neighbours, in one round
+                self._load(n for pid in crossing for n in (pid - 1, pid + 1))
+                found.update(pid for pid in crossing if self._holds(self._window(pid)))
             for pid, score in chunk:
-                tokens = self._window(pid)
-                if all(occurs(tokens, phrase) for phrase in self._phrases):
+                if pid in found:
                     kept.append((pid, score))
                     documents.add(self._engine.document_of(pid))
-            if len(documents) >= want_documents:
-                break
         return kept
 
 

@@ -34,7 +34,8 @@ class Plan:
         return tuple(t for t, members in self.groups if not members)
 
 
-def plan(engine, question: str) -> Plan:
+def plan(engine, question: str, exact: frozenset[str] = frozenset()) -> Plan:
+    """What ``question`` means for one package; words in ``exact`` (quoted ones) match only as written."""
     terms = engine.query_terms(question)[:MAX_QUERY_TERMS]
     found = engine.lookup([t for t, _ in terms])
     groups: list[tuple[str, list]] = []
@@ -52,7 +53,7 @@ def plan(engine, question: str) -> Plan:
     prefixes, prefix_of = [], {}
     wanted: dict[str, list[str]] = defaultdict(list)
     for term, expand in terms:
-        prefix = None if expand else engine.prefix_of(term)
+        prefix = None if expand or term in exact else engine.prefix_of(term)
         if prefix:
             wanted[prefix].append(term)
     for prefix, words in wanted.items():

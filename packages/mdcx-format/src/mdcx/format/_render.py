@@ -104,6 +104,12 @@ def info(h: Header, intact: bool) -> str:
         lines.append(
             f"  calibration  answers from {at:.0%} of a question's weight ({calibration.get('source')})"
         )
+        if "similarity_at" in calibration:
+            reach = calibration["similarity_at"]
+            lines.append(
+                "               by meaning: "
+                + ("not measured (too few passages)" if reach is None else f"from similarity {reach:.3f}")
+            )
     conversion = f.get("conversion")
     if isinstance(conversion, dict) and conversion:
         summary = ", ".join(f"{k} {v}" for k, v in conversion.items() if isinstance(v, int | float | str))

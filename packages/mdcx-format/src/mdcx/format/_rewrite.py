@@ -120,9 +120,24 @@ def calibrate(
     def change(con: apsw.Connection, name: str) -> dict:
         from ._lexical import Lexicon
 
-        result = from_focus(Lexicon(BuildView(con, name)), questions, source="focus-after")
-        _schema.set_meta(con, "calibration", result.to_json())
-        return {"calibration": {"answerable_at": result.answerable_at, "source": result.source}}
+        view = BuildView(con, name)
+        result = from_focus(Lexicon(view), questions, source="focus-after")
+        calibration = result.to_json()
+        header = {"answerable_at": result.answerable_at, "source": result.source}
+        embedding = _schema.read_meta(con).get("embedding")
+        if isinstance(embedding, dict) and embedding.get("model"):  # re-measure the reach by meaning too
+            from ._semantic import focus_reach
+
+            reach, measured = focus_reach(view, embedding["model"], questions)
+            reach = None if reach is None else round(reach, 4)
+            calibration["semantic"] = {
+                "answerable_at": reach,
+                "source": "focus-after",
+                "measured": [round(m, 4) for m in measured],
+            }
+            header["similarity_at"] = reach
+        _schema.set_meta(con, "calibration", calibration)
+        return {"calibration": header}
 
     return rewrite(path, passphrase, change, signing_key=signing_key)
 

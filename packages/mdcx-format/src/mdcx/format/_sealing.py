@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import _crypto
 from ._compression import Compression
-from ._container import write_package
+from ._container_write import write_package
 
 TEMP_MARK = ".mdcx-tmp"
 

@@ -86,9 +86,9 @@ def _check(query: str, limit: int, mode: str, only: str | None, prefer: str | No
         raise QueryError(f"prefer must be recent, not {prefer!r}")
 
 
-def _asked(package: Package, query: str) -> _Asked:
+def _asked(package: Package, query: str, exact: frozenset[str]) -> _Asked:
     engine = package.engine()
-    p = plan(engine, query)
+    p = plan(engine, query, exact)
     if p.groups and len(p.unknown) == len(p.groups):
         # No word of the question is in this package: try the spellings an
         # OCR engine may have produced instead (packages built with --shapes).
@@ -97,7 +97,7 @@ def _asked(package: Package, query: str) -> _Asked:
         found = read_as(package, list(p.unknown))
         if found:
             rewritten = " ".join(found.get(t, t) for t, _ in engine.query_terms(query))
-            return _Asked(package, plan(engine, rewritten), found)
+            return _Asked(package, plan(engine, rewritten, exact), found)
     return _Asked(package, p)
 
 
@@ -117,7 +117,9 @@ def search(
     phrases = quoted_phrases(query)
     # Expressions count only where a package indexed them (pack --expressions).
     exprs = expressions(query) if any(p.meta.get("expression_version") for p in packages) else []
-    asked = [_asked(p, query) for p in packages]
+    # A quoted word asks for itself: no variants sharing its first letters.
+    exact = frozenset(t for phrase in phrases for t in phrase.terms)
+    asked = [_asked(p, query, exact) for p in packages]
     if not any(a.plan.groups for a in asked) and not exprs:
         raise QueryError("the question has no words to search for (only punctuation or symbols)")
     w = weights([a.plan for a in asked])  # over every package, so that scores compare

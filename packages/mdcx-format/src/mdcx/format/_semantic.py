@@ -34,7 +34,7 @@ def has_vectors(package) -> bool:
 class Encoded:
     meta: dict  # recorded in the package: model, dimension, counts
     report: dict  # for the pack report
-    semantic_answerable_at: float
+    semantic_answerable_at: float | None  # None: too few passages to measure
     measured: list[float]
 
 
@@ -61,3 +61,23 @@ def encode(
     else:
         threshold, measured = near_miss_threshold(view, encoder, samples)
     return Encoded(meta, report.to_json(), threshold, measured)
+
+
+def focus_reach(view, recorded_model: str, questions: list[str]) -> tuple[float | None, list[float]]:
+    """The semantic reach of a built package from the questions it exists for (``mdcx calibrate``).
+
+    The questions are encoded by the model that encoded the package (or the
+    one MDCX_MODEL names, which must be the same model).
+    """
+    embed = embed_module()
+    from mdcx.embed._calibration import focus_threshold
+
+    from ._errors import InputError
+
+    encoder = embed.default_searcher().encoder_for(recorded_model)
+    if encoder.model_id != recorded_model:
+        raise InputError(
+            f"the package was encoded by {recorded_model}, not {encoder.model_id}; "
+            "set MDCX_MODEL to that model to calibrate its reach by meaning"
+        )
+    return focus_threshold(view, encoder, questions)

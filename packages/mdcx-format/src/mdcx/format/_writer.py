@@ -17,14 +17,12 @@ import json
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import apsw
 
 from . import _crypto, _language, _schema, _tokenize
 from ._calibration import Calibration, from_focus, from_passages
-from ._compression import Compression
 from ._dates import Dated, date_of, read_sidecar
 from ._errors import InputError, MdcxError
 from ._expressions import expressions
@@ -32,6 +30,7 @@ from ._frontmatter import split_front_matter
 from ._header import FORMAT_NAME, FORMAT_VERSION
 from ._index import IndexBuilder, le_bytes
 from ._inputs import Skipped, SourceDocument, conversion_summary, iter_sources
+from ._pack_options import PackOptions
 from ._passages import cut_passages
 from ._paths import direction_of, relative_of
 from ._report import Contributor, PackReport
@@ -41,37 +40,6 @@ from ._version import generator
 LARGEST_SHARE_WARNING = 1 / 3
 LANGUAGE_SAMPLES = 1500
 DIRECTIONS = {None: 0, "received": 1, "sent": 2}
-
-
-@dataclass(frozen=True)
-class PackOptions:
-    compression: Compression = field(default_factory=Compression)
-    kdf: _crypto.KdfParams = field(default_factory=_crypto.KdfParams)
-    block_size: int | None = None  # None: the compression method's own (16 KiB zstd, 1 MiB lzma)
-    issuer: str | None = None
-    signing_key: _crypto.SigningKey | None = None
-    dates: Path | None = None
-    date_from_mtime: bool = False
-    quotes: str = "document"
-    expressions: bool = False
-    shapes: bool = False
-    focus: tuple[str, ...] = ()
-    multilingual: bool = False  # encode passages for meaning-based retrieval (needs mdcx-embed)
-    model: str | None = None  # encoder (default: MDCX_MODEL, else mdcx-embed's default)
-    reuse: Path | None = None  # an earlier package whose vectors serve unchanged passages
-    workers: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.quotes not in ("document", "boundary"):
-            raise InputError(f"--quotes must be document or boundary, not {self.quotes!r}")
-        if self.block_size is not None and (
-            self.block_size % _schema.PAGE_SIZE or not (_schema.PAGE_SIZE <= self.block_size <= 1 << 24)
-        ):
-            raise InputError(f"the block size must be a multiple of {_schema.PAGE_SIZE} up to 16 MiB")
-        if any(not isinstance(q, str) or not q.strip() for q in self.focus):
-            raise InputError("a --focus question is empty")
-        if (self.reuse is not None or self.model is not None) and not self.multilingual:
-            raise InputError("--reuse and --model only apply with --multilingual")
 
 
 class BuildView:
@@ -353,7 +321,7 @@ class PackageWriter:
         calibration_json = calibration.to_json()
         if encoded is not None:
             calibration_json["semantic"] = {
-                "answerable_at": round(encoded.semantic_answerable_at, 4),
+                "answerable_at": _rounded(encoded.semantic_answerable_at),
                 "source": calibration.source,
                 "measured": [round(m, 4) for m in encoded.measured],
             }
@@ -387,7 +355,7 @@ class PackageWriter:
             "calibration": {
                 "answerable_at": calibration.answerable_at,
                 "source": calibration.source,
-                **({"similarity_at": round(encoded.semantic_answerable_at, 4)} if encoded else {}),
+                **({"similarity_at": _rounded(encoded.semantic_answerable_at)} if encoded else {}),
             },
             "embedding": None
             if encoded is None
@@ -518,3 +486,7 @@ def pack(
                 progress(count, item.path)
     assert writer.report is not None
     return writer.report
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
