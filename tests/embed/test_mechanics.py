@@ -89,7 +89,9 @@ def test_semantic_and_fused_search(tmp_path: Path, tiny: Path, monkeypatch) -> N
         lexical = search([pkg], "report number 7", mode="lexical")
         assert lexical.mode == "lexical" and lexical.similarity is None
         quoted = search([pkg], '"pumps and valves"', mode="semantic")
-        assert quoted.mode == "semantic" and any("quotation marks do not constrain" in n for n in quoted.notes)
+        assert quoted.mode == "semantic" and any(
+            "quotation marks do not constrain" in n for n in quoted.notes
+        )
 
 
 def test_reuse_encodes_only_what_changed(tmp_path: Path, tiny: Path) -> None:
@@ -214,7 +216,9 @@ def test_calibrate_re_measures_the_reach_by_meaning_too(tmp_path: Path, tiny: Pa
     with Package(target, KEY) as pkg:
         semantic = pkg.meta["calibration"]["semantic"]
         assert semantic["source"] == "focus-after" and len(semantic["measured"]) == 2
-        assert semantic["answerable_at"] == after["similarity_at"] == round(min(semantic["measured"]) - 0.02, 4)
+        assert (
+            semantic["answerable_at"] == after["similarity_at"] == round(min(semantic["measured"]) - 0.02, 4)
+        )
         assert pkg.meta["embedding"]["model"] == "models0/tiny-32-0"  # vectors untouched
         assert search([pkg], "pumps and valves", mode="semantic").similarity_at == after["similarity_at"]
 

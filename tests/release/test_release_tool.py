@@ -69,7 +69,10 @@ def test_release_bumps_dates_locks_commits_and_tags(clone: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert version(clone, "mdcx-mcp") == "0.1.1"
     changelog = (clone / "packages" / "mdcx-mcp" / "CHANGELOG.md").read_text()
-    assert "## [Unreleased]\n\n## [0.1.1] - 2030-01-02\n\n### Added\n- The MCP server over stdio" in changelog
+    assert (
+        "## [Unreleased]\n\n## [0.1.1] - 2030-01-02\n\n### Added\n- " in changelog
+    )  # entries moved under it
+    assert changelog.count("## [") == 2 and "- The MCP server over stdio" in changelog.split("## [0.1.1]")[1]
     listing = json.loads((clone / "packages" / "mdcx-mcp" / "server.json").read_text())
     assert listing["version"] == "0.1.1" and listing["packages"][0]["version"] == "0.1.1"
     lock = (clone / "uv.lock").read_text()
