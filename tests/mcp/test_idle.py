@@ -137,7 +137,11 @@ def test_zero_means_never() -> None:
     idle.stop()
 
 
-def test_service_release_closes_open_packages_and_they_reopen(packages: Packages) -> None:
+def test_service_release_closes_open_packages_and_they_reopen(packages: Packages, monkeypatch) -> None:
+    # The dense searcher is process-wide: start from a fresh one, as a server process does.
+    from mdcx.embed import _dense
+
+    monkeypatch.setattr(_dense, "_default", None)
     service = Service(Config((str(packages.lab),), (KEY,), idle_minutes=0))
     try:
         assert service.release_idle() is False  # nothing open yet
