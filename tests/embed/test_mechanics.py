@@ -78,11 +78,14 @@ def test_semantic_and_fused_search(tmp_path: Path, tiny: Path, monkeypatch) -> N
         words = search([pkg], question, mode="lexical", limit=50)
         meaning = search([pkg], question, mode="semantic", limit=50)
         assert fused.mode == "auto" and words.documents[0].document == "@/doc07.md"
-        # fusion is by rank alone: recompute it from the two rankings
-        from mdcx.format._fusion import rrf
+        # fusion sums min-max normalised scores: recompute it from the two rankings
+        from mdcx.format._fusion import combine
 
-        expected = rrf(
-            [([d.document for d in meaning.documents], 1.0), ([d.document for d in words.documents], 1.0)]
+        expected = combine(
+            [
+                ([(d.document, d.score) for d in meaning.documents], 1.0),
+                ([(d.document, d.score) for d in words.documents], 1.0),
+            ]
         )
         assert [d.document for d in fused.documents] == [k for k, _ in expected[:5]]
         assert [round(d.score, 9) for d in fused.documents] == [round(v, 9) for _, v in expected[:5]]

@@ -265,3 +265,26 @@ def predominant(samples: Iterable[tuple[str, list[str]]]) -> tuple[Language, dic
     shares = {k: round(v / total, 3) for k, v in weight.most_common(6)}
     code, share = next(iter(shares.items()))
     return Language(code, share), shares
+
+
+# Languages written in a script they share with others -> the script's name.
+_SCRIPT_OF = {code: script for script, langs in FUNCTION_WORDS.items() for code in langs} | {"zh": "han"}
+
+
+def written_apart(text: str, corpus: set[str]) -> bool:
+    """Whether ``text`` is written in a language none of ``corpus`` (codes) is.
+
+    When the text's language cannot be told (a few words without function
+    words), its script decides: Latin letters are apart from a Japanese
+    corpus, though not from an English one.
+    """
+    if not corpus:
+        return False
+    asked = detect(text).code
+    if asked is not None:
+        return asked not in corpus
+    counts = scripts(text)
+    if not counts:
+        return False
+    main = counts.most_common(1)[0][0]
+    return all(main not in (code, _SCRIPT_OF.get(code, code)) for code in corpus)

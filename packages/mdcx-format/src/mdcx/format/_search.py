@@ -21,9 +21,9 @@ from itertools import groupby
 
 from ._errors import MissingDependency, QueryError
 from ._expressions import expressions, passages_with
-from ._fusion import DEPTH, lexical_weight, rrf
+from ._fusion import DEPTH, combine, lexical_weight
 from ._index import idf
-from ._language import detect
+from ._language import written_apart
 from ._lexical import strongest
 from ._phrase import PhraseFilter, quoted_phrases
 from ._ranking import Plan, coverage, plan, score, weights
@@ -35,7 +35,6 @@ MAX_QUERY_CHARS = 20_000
 PASSAGES_PER_PACKAGE = 400
 SECOND_PASSAGE_WEIGHT = 0.3
 THIRD_PASSAGE_WEIGHT = 0.1
-RRF_K = 60
 MODES = ("auto", "lexical", "semantic")
 DIRECTIONS = ("received", "sent")
 
@@ -145,14 +144,9 @@ def search(
     elif any(has_vectors(p) for p in packages):
         notes.append("a quoted phrase or an expression is required, so words alone ranked the results")
 
-    question_language = detect(query).code
-    cross = _cross_language(asked, w, question_language)
+    cross = _cross_language(asked, w, query)
     if dense and lexical:
-        covered_top = coverage(asked[lexical[0].index].plan, w, lexical[0].hits[0][1])
-        weight = lexical_weight(
-            _known_share(w, asked), covered_top, _lowest(_threshold(a.package) for a in asked), cross
-        )
-        ranked = _fused(lexical, dense, weight)
+        ranked = _fused(lexical, dense, lexical_weight(_known_share(w, asked), cross))
         used = "auto"
     elif dense:
         ranked, used = dense, "semantic"
@@ -277,7 +271,7 @@ def _dense(packages, asked, query, only, mode, notes) -> tuple[list[_Candidate],
 
 
 def _fused(lexical: list[_Candidate], dense: list[_Candidate], lexical_weight_: float) -> list[_Candidate]:
-    """Documents by weighted reciprocal rank; each keeps its word passages, and its best by meaning."""
+    """Documents by weighted normalised score; each keeps its word passages, and its best by meaning."""
     key = lambda c: (c.index, c.document)  # noqa: E731 - a key function, named for reading
     by_key: dict[tuple[int, int], _Candidate] = {}
     for c in lexical:
@@ -291,7 +285,9 @@ def _fused(lexical: list[_Candidate], dense: list[_Candidate], lexical_weight_: 
             )
         else:
             by_key[key(c)] = c
-    fused = rrf([([key(c) for c in dense], 1.0), ([key(c) for c in lexical], lexical_weight_)])
+    fused = combine(
+        [([(key(c), c.score) for c in dense], 1.0), ([(key(c), c.score) for c in lexical], lexical_weight_)]
+    )
     return [_Candidate(value, k[0], k[1], by_key[k].hits) for k, value in fused]
 
 
@@ -302,12 +298,10 @@ def _known_share(w, asked) -> float:
     return sum(v for t, v in w.terms.items() if t in known) / total if total else 0.0
 
 
-def _cross_language(asked, w, question_language: str | None) -> bool:
+def _cross_language(asked, w, query: str) -> bool:
     """The question looks written in another language than every package, and they mostly lack its words."""
     corpus = {(a.package.meta.get("language") or {}).get("code") for a in asked} - {None}
-    if question_language is None or not corpus or question_language in corpus:
-        return False
-    return _known_share(w, asked) < 0.7
+    return written_apart(query, corpus) and _known_share(w, asked) < 0.7
 
 
 def _similarity_threshold(package: Package) -> float | None:

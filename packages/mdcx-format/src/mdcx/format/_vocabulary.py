@@ -105,24 +105,8 @@ def unfamiliar(package: Package, text: str) -> Unfamiliar:
     share = len(unknown) / len(terms) if terms else 0.0
     asked = _language.detect(text).code
     corpus = (package.meta.get("language") or {}).get("code") or package.header.fields.get("language")
-    if asked is None and corpus is not None:
-        scripts = _language.scripts(text)
-        main = scripts.most_common(1)[0][0] if scripts else None
-        corpus_script = _SCRIPT_OF.get(corpus, corpus)
-        cross = main is not None and main != corpus and main != corpus_script and share >= 0.5
-    else:
-        cross = asked is not None and corpus is not None and asked != corpus and share >= 0.5
+    cross = corpus is not None and share >= 0.5 and _language.written_apart(text, {corpus})
     return Unfamiliar(terms, unknown, share, cross, asked, corpus)
-
-
-# Languages written in a script they share with others: the script's name.
-_SCRIPT_OF = {
-    **{code: "latin" for code in _language.FUNCTION_WORDS["latin"]},
-    **{code: "cyrillic" for code in _language.FUNCTION_WORDS["cyrillic"]},
-    **{code: "arabic" for code in _language.FUNCTION_WORDS["arabic"]},
-    **{code: "devanagari" for code in _language.FUNCTION_WORDS["devanagari"]},
-    "zh": "han",
-}
 
 
 @dataclass(frozen=True)
