@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 DEPTH = 50
+WORDS_WEIGHT = 1.0
 STRAY_WORDS_WEIGHT = 0.15
 
 
 def lexical_weight(known_share: float, cross_language: bool) -> float:
     """How much the word ranking counts next to the meaning ranking (which counts 1)."""
-    return STRAY_WORDS_WEIGHT if cross_language or known_share < 0.5 else 1.0
+    return STRAY_WORDS_WEIGHT if cross_language or known_share < 0.5 else WORDS_WEIGHT
 
 
 def normalised(scored: Sequence[tuple[Hashable, float]], depth: int = DEPTH) -> dict[Hashable, float]:
