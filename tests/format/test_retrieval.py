@@ -325,6 +325,17 @@ def test_phrases_of_frequent_words_are_found_from_the_scored_passages(tmp_path: 
     assert walked.warning is None and scored.warning is None
 
 
+def test_a_quoted_lone_character_of_an_unspaced_script_is_found(tmp_path: Path) -> None:
+    # "字" alone is indexed only inside pairs ("字を"): the quotation has no word of its own to look up
+    docs = {"a.md": "東京は日本の首都です。漢字の字を書く。", "b.md": "大阪は大きな都市です。"}
+    target = _pack(tmp_path, "lone", docs)
+    with Package(target, KEY) as pkg:
+        for question in ('"字"', '"京"', '"日本の首都"'):
+            result = search([pkg], question)
+            assert [d.document for d in result.documents] == ["@/a.md"], question
+            assert result.warning is None
+
+
 def test_a_phrase_can_cross_a_cut_only_at_a_passage_end() -> None:
     from mdcx.format._phrase import at_an_end, quoted_phrases
 

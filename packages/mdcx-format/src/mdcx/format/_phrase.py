@@ -163,20 +163,26 @@ class PhraseFilter:
 
     # -- candidates ------------------------------------------------------------------------
 
-    def _phrase_lists(self) -> list[tuple[list, list, list]] | None:
+    def _phrase_lists(self) -> list[tuple[list, list, list] | None] | None:
         """Per phrase, the postings of its distinct words (rarest first), of its first and of its last word.
 
-        None when a word of some phrase is nowhere in this package.
+        A phrase made only of lone units of an unspaced script ("字") has no
+        word of its own to look up: its entry is None, and the passages its
+        units' pairs scored are its candidates.  None when a word of some
+        phrase is nowhere in this package.
         """
         if self._lists is None:
-            lists = []
+            lists: list[tuple[list, list, list] | None] = []
             for phrase in self._phrases:
                 terms = list(dict.fromkeys(phrase.terms))
+                if not terms:
+                    lists.append(None)
+                    continue
                 found = self._engine.lookup(terms)
                 if len(found) < len(terms):
                     return None
                 ids = sorted((self._engine.postings(found[t])[0] for t in terms), key=len)
-                first = self._engine.postings(found[phrase.terms[0]])[0]
+                first = self._engine.postings(found[terms[0]])[0]
                 last = self._engine.postings(found[phrase.terms[-1]])[0]
                 lists.append((ids, first, last))
             self._lists = lists
@@ -184,7 +190,10 @@ class PhraseFilter:
 
     def _could_hold(self, pid: int) -> bool:
         """Whether every phrase could start in ``pid``: all its words inside, or its ends across the cut."""
-        for ids, first, last in self._lists:
+        for entry in self._lists:
+            if entry is None:
+                continue
+            ids, first, last = entry
             if all(_has(other, pid) for other in ids):
                 continue
             if len(ids) > 1 and _has(first, pid) and _has(last, pid + 1):
@@ -196,7 +205,7 @@ class PhraseFilter:
         """Passages where every phrase could start, best first."""
         if self._phrase_lists() is None:
             return []  # a word of a phrase is nowhere in this package
-        if any(len(ids[0]) > FULL_WALK for ids, _, _ in self._lists):
+        if any(entry is None or len(entry[0][0]) > FULL_WALK for entry in self._lists):
             ranked = sorted(strongest(scores, SCORED_CANDIDATES), key=lambda pid: -scores[pid])
             return [(pid, scores[pid]) for pid in ranked if self._could_hold(pid)]
         result: set[int] | None = None
