@@ -111,6 +111,7 @@ def evaluate(folder: Path, work: Path, depth: int = 1000) -> dict[str, float]:
         "ndcg@10": sum(ndcg(ranked[q["id"]], qrels[q["id"]]) for q in queries) / n,
         "map": sum(average_precision(ranked[q["id"]], qrels[q["id"]]) for q in queries) / n,
         "mrr": sum(reciprocal_rank(ranked[q["id"]], qrels[q["id"]]) for q in queries) / n,
+        "hit@1": sum(hit_at(ranked[q["id"]], qrels[q["id"]], 1) for q in queries) / n,
         "queries": n,
         "docs": len(docs),
         "seconds_pack": t1 - t0,
@@ -267,7 +268,7 @@ def main() -> int:
             for lang in languages:
                 m = evaluate(root / lang, work, depth=100)
                 mrrs.append(m["mrr"])
-                print(f"{lang:<10} {m['mrr']:6.3f} {'':>6} {m['ndcg@10']:8.3f}", flush=True)
+                print(f"{lang:<10} {m['mrr']:6.3f} {m['hit@1']:6.3f} {m['ndcg@10']:8.3f}", flush=True)
             print(
                 f"{'mean':<10} {statistics.mean(mrrs):6.3f}   (targets: mean >= 0.92, every language >= 0.80)"
             )
