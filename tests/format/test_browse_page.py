@@ -303,7 +303,9 @@ def test_lock_again(watched: Watched, server: BrowseServer) -> None:
     ask(page, "lens")
     page.click("#lock")
     page.wait_for_selector("#unlock:not([hidden])")
-    assert page.is_hidden("#search-view") and page.locator(".badge.locked").count() == 2
+    # the badges are redrawn after the lock reply: wait for them rather than read them at once
+    page.wait_for_function("document.querySelectorAll('.badge.locked').length === 2")
+    assert page.is_hidden("#search-view")
     assert server.session.unlocked_count() == 0
 
 

@@ -73,6 +73,32 @@ def test_help_lists_every_command() -> None:
         assert mdcx(command, "--help").returncode == 0
 
 
+@pytest.mark.parametrize(
+    ("options", "method", "preset"),
+    [
+        (["--fast"], "zstd", "fast"),
+        (["--preset", "9"], "zstd", 9),
+        (["--compression", "lzma", "--fast"], "lzma", "fast"),
+    ],
+)
+def test_compression_options_reach_the_header(
+    tmp_path: Path, options: list[str], method: str, preset: int | str
+) -> None:
+    from mdcx.format._compression import FAST_PRESET
+
+    src = tmp_path / "src"
+    write(src, "a.md", "# Pumps\n\nPrime the centrifugal pump before use.\n" * 40)
+    target = tmp_path / "a.mdcx"
+    proc = mdcx("pack", "--output", str(src), "--target", str(target), *options)
+    assert proc.returncode == 0, proc.stderr
+    info = json.loads(mdcx("info", str(target), "--json", key=None).stdout)
+    compression = info["header"]["compression"]
+    assert compression["method"] == method
+    assert compression["preset"] == (FAST_PRESET if preset == "fast" else preset)
+    found = mdcx("search", str(target), "centrifugal", "--json")
+    assert found.returncode == 0 and json.loads(found.stdout)["documents"], found.stderr
+
+
 def test_info_needs_no_key(packed: Path) -> None:
     proc = mdcx("info", str(packed), key=None)
     assert proc.returncode == 0

@@ -170,11 +170,11 @@ def test_wrong_key_is_one_opaque_error(packed: Path) -> None:
     assert "key is wrong or the data was altered" in str(err.value)
 
 
-@pytest.mark.parametrize(
-    "field", ["issuer", "documents", "created", "quotes", "package_id", "kdf", "blocks", "compression"]
-)
-def test_editing_any_header_field_makes_open_fail(packed: Path, field: str) -> None:
-    data = packed.read_bytes()
+HEADER_FIELDS = ["issuer", "documents", "created", "quotes", "package_id", "kdf", "blocks", "compression"]
+
+
+def _edit_header_field(path: Path, field: str) -> None:
+    data = path.read_bytes()
     _, major, minor, hlen = _PREAMBLE.unpack_from(data)
     header = json.loads(data[_PREAMBLE.size : _PREAMBLE.size + hlen])
     value = header.get(field)
@@ -185,9 +185,32 @@ def test_editing_any_header_field_makes_open_fail(packed: Path, field: str) -> N
     else:
         header[field] = "Mallory"
     raw = json.dumps(header).encode()
-    packed.write_bytes(_PREAMBLE.pack(data[:8], major, minor, len(raw)) + raw + data[_PREAMBLE.size + hlen :])
+    path.write_bytes(_PREAMBLE.pack(data[:8], major, minor, len(raw)) + raw + data[_PREAMBLE.size + hlen :])
+
+
+@pytest.mark.parametrize("field", HEADER_FIELDS)
+def test_editing_any_header_field_makes_open_fail(packed: Path, field: str) -> None:
+    _edit_header_field(packed, field)
     with pytest.raises(MdcxError):
         _open_and_read_all(packed)
+
+
+@pytest.fixture
+def signed(collection: Path, tmp_path: Path) -> tuple[Path, str]:
+    key = SigningKey.generate()
+    target = _pack(collection, tmp_path, signing_key=key, issuer="Acme Ltd")
+    return target, key.public_key.hex()
+
+
+@pytest.mark.parametrize("field", HEADER_FIELDS)
+def test_editing_any_header_field_of_a_signed_package_makes_verify_fail(
+    signed: tuple[Path, str], field: str
+) -> None:
+    target, public = signed
+    assert verify(target, public).ok
+    _edit_header_field(target, field)
+    result = verify(target, public)
+    assert not result.ok and result.reason
 
 
 def test_editing_body_digest_makes_open_fail(packed: Path) -> None:

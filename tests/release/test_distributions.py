@@ -107,6 +107,8 @@ def test_mdcx_format_installs_alone_small_and_light(dist: Path, tmp_path: Path) 
     mdcx = str(venv.bin / "mdcx")
     version = venv.run(mdcx, "--version")
     assert version.returncode == 0 and version.stdout.startswith("mdcx"), version.stderr
+    usage = venv.run(mdcx, "--help")
+    assert usage.returncode == 0 and "pack" in usage.stdout and "search" in usage.stdout, usage.stderr
     src = tmp_path / "src"
     src.mkdir()
     (src / "a.md").write_text("# Alpha\n\nThe reader finds this passage about lighthouses.\n")
