@@ -131,3 +131,20 @@ def test_word_page_breaks_become_page_markers(tmp_path: Path) -> None:
     positions = [text.index(f"<!-- page: {n} -->") for n in range(1, 6)]
     assert positions == sorted(positions)
     assert "lastRenderedPageBreak" in _front(tmp_path / "out" / "page-breaks.md")["pages_from"]
+
+
+@pytest.mark.parametrize("folder", ["ocr", "tiff", "webp", "pdf_password"])
+def test_every_file_of_the_scan_and_password_folders_accounted_for(folder: str, tmp_path: Path) -> None:
+    # OCR off keeps this quick: what is asked here is that no file goes unreported
+    # (images are not a document format; an encrypted PDF fails with its reason).
+    from mdcx.convert import ConvertOptions, convert
+
+    sources = corpus_path("docling-testdata") / folder / "sources"
+    convert(sources, tmp_path / "out", ConvertOptions(serial=True, ocr=False))
+    index = run_index(tmp_path / "out")
+    on_disk = {p.name for p in sources.iterdir() if not p.name.startswith(".")}
+    assert {d["source"] for d in index["documents"]} == on_disk
+    for doc in index["documents"]:
+        assert doc["status"] in ("converted", "skipped", "failed")
+        if doc["status"] != "converted":
+            assert doc["reason"], doc

@@ -219,3 +219,29 @@ def test_worker_counts(options: dict, gpu_usable: bool, units: int, expected: tu
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(os, "cpu_count", lambda: 2)
         assert worker_counts(ConvertOptions(**options), gpu_usable, units) == expected
+
+
+def test_lost_words_are_listed_and_what_is_appended_is_reported_apart(tmp_path: Path) -> None:
+    # The HTML engine leaves out an <object>'s fallback content (what a browser shows only
+    # when the object cannot load); the lxml reference reads it, so those words are lost.
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "page.html").write_text(
+        "<html><head><title>Fallback</title></head><body>"
+        "<p>Some ordinary text in a paragraph here.</p>"
+        "<object data='chart.svg'>harbour tonnage figures</object></body></html>",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    report = convert(src, out, ConvertOptions(serial=True))
+    doc = report.documents[0]
+    # coverage is measured before the recovered text is appended: never a self-graded 1.0
+    assert doc.coverage == pytest.approx(0.7) and doc.below_threshold
+    assert {w for w, _ in doc.lost} == {"harbour", "tonnage", "figures"}
+    text = (out / "page.md").read_text(encoding="utf-8")
+    front = yaml.safe_load(text.split("---\n", 2)[1])
+    assert front["coverage"] == pytest.approx(0.7) and front["appended_share"] == pytest.approx(0.3)
+    assert "## Recovered text\n\nharbour tonnage figures" in text
+    summary = (out / "_mdcx" / "summary.md").read_text(encoding="utf-8")
+    assert "## Below 99.5% coverage" in summary
+    assert "`page.html`: 70.00% — lost: harbour ×1, tonnage ×1, figures ×1" in summary
