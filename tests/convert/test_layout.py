@@ -33,3 +33,53 @@ def test_models_on_disk_without_docling_name_the_extra(monkeypatch, tmp_path: Pa
         check_formulas(found)
     with pytest.raises(ConversionError, match="--no-docling"):
         check_formulas(status(False, None))
+
+
+class _StandInLayout:
+    """Where docling's models would answer: records the pages it is asked for.
+
+    docling's layout models cannot be fetched here, so this checks the
+    escalation itself: which pages reach the layout stage, what is kept from
+    it, and what happens when it fails.
+    """
+
+    def __init__(self, fail: bool = False) -> None:
+        self.asked: list[tuple[int, int]] = []
+        self.fail = fail
+
+    def pages(self, path: Path, first: int, last: int):
+        from mdcx.convert._reading import Reading
+
+        self.asked.append((first, last))
+        if self.fail:
+            raise RuntimeError("model folder incomplete")
+        reading = Reading()
+        reading.add("paragraph", "text as the layout stage read it", page=first)
+        return reading
+
+
+def test_only_a_flagged_text_layer_escalates_to_the_layout_stage() -> None:
+    from conftest import corpus_path
+    from mdcx.convert._pdf import read_pdf
+
+    pdfs = corpus_path("docling-testdata") / "pdf/sources"
+    engine = _StandInLayout()
+    clean = read_pdf(pdfs / "right_to_left_01.pdf", [1], layout=lambda: engine)
+    assert engine.asked == [] and "docling" not in clean.engines
+    garbled = read_pdf(pdfs / "right_to_left_02.pdf", [1], layout=lambda: engine)
+    assert engine.asked == [(1, 1)] and "docling" in garbled.engines
+    assert any(b.text == "text as the layout stage read it" for b in garbled.blocks)
+
+
+def test_a_failing_layout_stage_keeps_the_native_text_and_says_why() -> None:
+    from conftest import corpus_path
+    from mdcx.convert._pdf import read_pdf
+
+    pdf = corpus_path("docling-testdata") / "pdf/sources/right_to_left_02.pdf"
+    reading = read_pdf(pdf, [1], layout=lambda: _StandInLayout(fail=True))
+    assert "docling" not in reading.engines
+    assert any(
+        "layout stage failed (RuntimeError: model folder incomplete); native text kept" in f
+        for f in reading.findings
+    )
+    assert any(b.kind != "page" and b.text for b in reading.blocks)
