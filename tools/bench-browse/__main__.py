@@ -169,10 +169,10 @@ def main() -> int:
     )
     print(f"  {'typing to results (warm)':<22} {'p50 / p95':>14} {'in the server':>16}   target")
     for name, ((p50, p95), (s50, s95)) in results.items():
-        ok = "ok" if p50 <= TARGET_MS else "MISSED"
+        ok = "ok" if p95 <= TARGET_MS else "MISSED"
         print(
             f"  {name:<22} {f'{p50:.0f} / {p95:.0f} ms':>14} {f'{s50:.0f} / {s95:.0f} ms':>16}"
-            f"   p50 <= {TARGET_MS} ms  {ok}"
+            f"   p95 <= {TARGET_MS} ms  {ok}"
         )
     return 0
 
