@@ -20,7 +20,6 @@ def _tree(root: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.slow
 def test_ray_run_matches_local_run(tmp_path: Path) -> None:
     src = tmp_path / "docs"
     src.mkdir()
