@@ -121,3 +121,22 @@ def test_document_pages_fit_the_budget_and_join_to_the_original(tmp_path: Path, 
     assert "".join(pages) == text and len(pages) > 3
     with pytest.raises(QueryError, match="past the end"):
         svc.document("@/log.md", offset=len(text) + 1)
+
+
+def test_prefer_recent_says_whether_it_could_apply(tmp_path: Path) -> None:
+    dated = package(
+        tmp_path,
+        "dated",
+        {
+            # equal scores, and the older first by path: only the dates can reorder them
+            "a-old.md": "---\ndate: 2019-03-01\n---\n# Old\n\nThe harbour light was serviced.\n",
+            "b-new.md": "---\ndate: 2024-03-01\n---\n# New\n\nThe harbour light was serviced.\n",
+        },
+    )
+    reply_ = service(dated).search("harbour light serviced", prefer="recent")
+    assert reply_["prefer_applied"] is True
+    assert [d["document"] for d in reply_["documents"]][:2] == ["@/b-new.md", "@/a-old.md"]
+    undated = package(tmp_path, "undated", {"a.md": "# A\n\nThe harbour light was serviced.\n"})
+    reply_ = service(undated).search("harbour light serviced", prefer="recent")
+    assert reply_["prefer_applied"] is False
+    assert reply_["documents"] and reply_.get("prefer_note")
