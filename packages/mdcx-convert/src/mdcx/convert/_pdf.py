@@ -283,8 +283,11 @@ def _assign(text: str, boxes: list, found: list) -> tuple[list, list, list, set[
     return outside, order, cells, rejected
 
 
-def _native_blocks(reading: Reading, number: int, text: str, page, textpage, tables: bool) -> None:
-    found, bands = find_tables(page) if tables else ([], [])
+def _native_blocks(reading: Reading, number: int, text: str, textpage, ruled: tuple, aligned: list) -> None:
+    """The page's text with its tables: ``ruled`` as ``find_tables`` found them, ``aligned``
+    the tables held by alignment the structure model read."""
+    found, bands = list(ruled[0]), ruled[1]
+    found += aligned
     if (found or bands) and len(text) != textpage.count_chars():
         found, bands = [], []  # text and characters do not line up: keep the plain text
     boxes = _char_boxes(text, textpage) if found or bands else []
@@ -300,7 +303,8 @@ def _native_blocks(reading: Reading, number: int, text: str, page, textpage, tab
     if not found:
         _text_blocks(reading, number, text, textpage)
         return
-    reading.use("ruled-tables")
+    for table in found:
+        reading.use(table.engine)
     bounds = [start for kind, start in order if kind == "text"] + [len(outside)]
     starts = iter(bounds[1:])
     for kind, value in order:
@@ -310,7 +314,32 @@ def _native_blocks(reading: Reading, number: int, text: str, page, textpage, tab
                 reading.add("paragraph", para, page=number, engine="pypdfium2")
         else:
             texts = {region: _cell_text(chars) for region, chars in cells[value].items()}
-            reading.add("table", rows=found[value].rows(texts), page=number, engine="ruled-tables")
+            table = found[value]
+            reading.add("table", rows=table.rows(texts), page=number, engine=table.engine)
+
+
+def _aligned_blocks(textpage, ruled: tuple) -> list:
+    """Where the text layer shows a table held by alignment, outside the ruled tables."""
+    from ._alignment import find_blocks
+
+    grids, bands = ruled
+    taken = [t.bbox for t in grids] + [(left, bottom, right, top) for left, right, top, bottom in bands]
+    return find_blocks(textpage, taken)
+
+
+def _read_aligned(reading: Reading, number: int, page, model, blocks: list) -> list:
+    """The tables the structure model reads in ``blocks``; none, and the reason, if it fails."""
+    if model is None:
+        return []
+    try:
+        found = [model.read(page, block) for block in blocks]
+    except Exception as exc:  # an ONNX file of another family, an onnxruntime error
+        why = " ".join(str(exc).split())[:200]
+        reading.findings.append(
+            f"page {number}: the table-structure model failed ({type(exc).__name__}: {why}); native text kept"
+        )
+        return []
+    return [table for table in found if table is not None]
 
 
 def read_pdf(
@@ -321,13 +350,17 @@ def read_pdf(
     dpi: int = 200,
     tables: bool = True,
     layout: Callable[[], object] | None = None,
+    aligned: Callable[[], object] | None = None,
 ) -> Reading:
     """A reading of ``pages`` (1-based numbers of the original) of the PDF at ``path``.
 
     ``ocr`` returns a loaded OCR engine when first called; None switches OCR off,
     and pages without text are then reported as unread.  ``layout`` returns
     docling's layout engine (or None without its models): pages whose text
-    layer the native read flags are read again by it.
+    layer the native read flags are read again by it.  ``aligned`` returns the
+    table-structure model, for tables drawn without rules; without it (None, or
+    a callable that returns None) pages that hold such a table go to ``layout``.
+    ``tables=False`` leaves every table as plain text.
     """
     pdf = open_document(path)
     reading = Reading(pages=len(pages))
@@ -357,7 +390,12 @@ def read_pdf(
                         flagged = text_layer_findings(text)
                         for finding in flagged:
                             reading.findings.append(f"page {number}: {finding}")
-                        engine = layout() if flagged and layout is not None else None
+                        ruled = find_tables(page) if tables else ([], [])
+                        wanted = tables and (aligned is not None or layout is not None)
+                        blocks = _aligned_blocks(textpage, ruled) if wanted else []
+                        model = aligned() if blocks and aligned is not None else None
+                        escalate = flagged or (blocks and model is None)  # a table no engine here can read
+                        engine = layout() if escalate and layout is not None else None
                         redone = None
                         if engine is not None:
                             try:
@@ -372,7 +410,8 @@ def read_pdf(
                             reading.use("docling")
                             reading.blocks.extend(b for b in redone.blocks if b.kind != "page")
                         else:
-                            _native_blocks(reading, number, raw, page, textpage, tables)
+                            found = _read_aligned(reading, number, page, model, blocks)
+                            _native_blocks(reading, number, raw, textpage, ruled, found)
                     elif scanned or (visible == 0 and any(True for _ in page.get_objects(max_depth=1))):
                         if visible:
                             references.append(text)

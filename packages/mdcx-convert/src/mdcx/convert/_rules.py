@@ -26,6 +26,8 @@ class RuledTable:
     ys: tuple[float, ...]
     regions: tuple[tuple[int, ...], ...]
 
+    engine = "ruled-tables"  # the stage named in the reading (a class attribute, not a field)
+
     @property
     def bbox(self) -> tuple[float, float, float, float]:
         return self.xs[0], self.ys[-1], self.xs[-1], self.ys[0]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import _layout
+from . import _aligned_tables, _layout
 from ._accel import check as check_accelerators
 from ._engine import GENERATOR, UnitResult
 from ._errors import ConversionError
@@ -281,6 +281,8 @@ class Run:
     def start_checks(self) -> tuple[_layout.LayoutStatus, Any]:
         from . import _ocr
 
+        # A model path that is wrong stops the run before anything is said or done.
+        tables = _aligned_tables.status(self.options.aligned_tables, self.options.table_model)
         if self.options.ocr and not _ocr.available():  # said once; pages without text stay unread
             self.notice(
                 "OCR is off: onnxruntime is not installed, so pages without a text layer are left unread "
@@ -292,6 +294,11 @@ class Run:
             _layout.check_formulas(layout)
         if self.options.docling and not layout.available:
             self.notice(layout.reason)
+        if self.options.aligned_tables and not tables.available:  # said once; such tables go to layout
+            self.notice(tables.reason)
+            self.options = replace(self.options, aligned_tables=False)
+        elif tables.available:  # workers use the model checked here, whatever their environment says
+            self.options = replace(self.options, table_model=tables.model)
         accel = check_accelerators(use_gpu=self.options.gpu)
         for n in accel.notices:
             self.notice(n)
