@@ -9,12 +9,12 @@ from helpers.format import FAST_KDF, KEY, write
 from mdcx.format import Package, PackOptions, QueryError, pack, search
 
 
-def _package(tmp_path: Path, name: str, docs: dict[str, str]) -> Path:
+def _package(tmp_path: Path, name: str, docs: dict[str, str], key: str = KEY) -> Path:
     root = tmp_path / f"src-{name}"
     for path, text in docs.items():
         write(root, path, text)
     target = tmp_path / f"{name}.mdcx"
-    pack(root, target, KEY, PackOptions(kdf=FAST_KDF))
+    pack(root, target, key, PackOptions(kdf=FAST_KDF))
     return target
 
 
@@ -133,3 +133,8 @@ def test_corpus_opens_packages_when_reached_and_names_them_in_errors(tmp_path: P
         assert (pkg.name, path) == ("b.mdcx", "@/y.md")
     with Corpus([a, b], [KEY, "wrong"]) as corpus, pytest.raises(DecryptionError, match=r"^b\.mdcx: "):
         corpus.search("beta")
+    # one passphrase for all, even one exactly as long as the list of packages
+    two = _package(tmp_path, "two", {"z.md": "beta delta"}, key="ab")
+    also = _package(tmp_path, "also", {"w.md": "beta"}, key="ab")
+    with Corpus([two, also], "ab") as corpus:
+        assert len(corpus.search("beta").documents) == 2

@@ -34,9 +34,14 @@ class PackageStatus:
 
 
 class Corpus:
-    def __init__(self, paths: Sequence[str | Path], keys: Sequence[str], *, cache_bytes: int | None = None):
+    def __init__(
+        self, paths: Sequence[str | Path], keys: str | Sequence[str], *, cache_bytes: int | None = None
+    ):
+        """``keys``: one passphrase for every package, or one per package, in order."""
         if not paths:
             raise InputError("no package given")
+        if isinstance(keys, str):  # one for all (a string is a sequence too: never split it)
+            keys = [keys] * len(paths)
         if len(keys) != len(paths):
             raise InputError(f"{len(keys)} passphrases for {len(paths)} packages")
         self.headers: list[Header] = [read_header(p) for p in paths]
