@@ -26,7 +26,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from mdcx.format import KdfParams, Package, PackOptions, pack, search
+from mdcx.format import KdfParams, Package, PackOptions, QueryError, pack, search
 
 CORPORA = Path(os.environ.get("MDCX_CORPORA", Path(__file__).resolve().parents[3] / "shared" / "corpora"))
 FAST_KDF = KdfParams(n=1 << 10, r=8, p=1)  # evaluation packages are throwaway
@@ -66,7 +66,7 @@ def run(target: Path, queries: list[dict], depth: int, mode: str = "auto") -> di
         for q in queries:
             try:
                 result = search([pkg], q["text"], limit=depth, mode=mode)
-            except Exception:  # a query with no usable words ranks nothing
+            except QueryError:  # a query with no usable words ranks nothing (any other error is a bug: raise)
                 ranked[q["id"]] = []
                 continue
             ranked[q["id"]] = [d.document[2:-3] for d in result.documents]
