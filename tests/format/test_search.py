@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from helpers.format import FAST_KDF, KEY, write
-from mdcx.format import Package, PackOptions, QueryError, pack, search
+from mdcx.format import Package, PackOptions, QueryError, UnsupportedVersion, pack, search
 
 
 def _package(tmp_path: Path, name: str, docs: dict[str, str], key: str = KEY) -> Path:
@@ -138,3 +138,23 @@ def test_corpus_opens_packages_when_reached_and_names_them_in_errors(tmp_path: P
     also = _package(tmp_path, "also", {"w.md": "beta"}, key="ab")
     with Corpus([two, also], "ab") as corpus:
         assert len(corpus.search("beta").documents) == 2
+
+
+def test_a_package_indexed_under_another_unicode_says_so(tmp_path: Path) -> None:
+    import unicodedata
+
+    target = _package(tmp_path, "u", {"a.md": "The pump is primed."})
+    with Package(target, KEY) as pkg:
+        assert not search([pkg], "pump").notes  # indexed here, under this Unicode
+    with Package(target, KEY) as pkg:
+        pkg.meta["tokenizer"]["unicode"] = "13.0.0"  # as if packed by an older Python
+        result = search([pkg], "pump")
+        assert result.documents
+        assert any(
+            f"indexed under Unicode 13.0.0 and is read under {unicodedata.unidata_version}" in n
+            for n in result.notes
+        )
+    with Package(target, KEY) as pkg:
+        pkg.meta["tokenizer"]["units"] = "single"  # rules this reader does not have
+        with pytest.raises(UnsupportedVersion, match="tokenizer"):
+            search([pkg], "pump")

@@ -43,6 +43,16 @@ def test_hebrew_and_arabic_points_are_kept() -> None:
         ("한국어", ["한국", "국어", "어"]),
         ("ภาษาไทย", ["ภา", "าษ", "ษา", "าไ", "ไท", "ทย", "ย"]),
         ("𠀀𠀁", ["𠀀𠀁", "𠀁"]),  # CJK extension B, beyond the BMP
+        # extension H (Unicode 15): unassigned in Python 3.11's Unicode database, kept all the same
+        ("\U00031350\U00031351", ["\U00031350\U00031351", "\U00031351"]),
+        ("カタカナ", ["カタ", "タカ", "カナ", "ナ"]),
+        ("ひらがな", ["ひら", "らが", "がな", "な"]),
+        ("ພາສາ", ["ພາ", "າສ", "ສາ", "າ"]),  # Lao
+        ("ខ្មែរ", ["ខ្មែ", "មែរ", "រ"]),  # Khmer: a unit is a base with its marks (coeng, vowel sign)
+        ("မြန်မာ", ["မြန်", "န်မာ", "မာ"]),  # Myanmar
+        # Tibetan: the tsheg (་) is punctuation between syllables, so pairs stay within a syllable
+        ("བོད་ཡིག", ["བོད", "ད", "ཡིག", "ག"]),
+        ("ꦗꦮ", ["ꦗꦮ", "ꦮ"]),  # Javanese
         ("iPhone手机", ["iphone", "手机", "机"]),
     ],
 )

@@ -224,6 +224,8 @@ def _legacy_terms(text: str) -> list[str]:
 class LegacyLexicon:
     """BM25 over a first-generation FTS5 index, with the same interface as ``Lexicon``."""
 
+    unicode_note = None  # FTS5 cuts the words, not the Unicode rules of mdcx-words
+
     def __init__(self, pkg: Package) -> None:
         self._pkg = pkg
         con = pkg.con

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import threading
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -63,11 +64,22 @@ class Lexicon:
         if (
             rules.get("name") != _tokenize.TOKENIZER_NAME
             or rules.get("version", 0) > _tokenize.TOKENIZER_VERSION
+            or rules.get("units", "pairs") != "pairs"
         ):
             raise UnsupportedVersion(
                 f"{package.name} was indexed with tokenizer {rules.get('name')} {rules.get('version')}, "
                 "which this reader does not know; upgrade mdcx-format"
             )
+        # The rules take letters, digits and marks from the Unicode database: a
+        # package indexed under another version may hold characters this one
+        # reads differently (newly assigned letters above all).  Said, not refused.
+        indexed_under = rules.get("unicode")
+        self.unicode_note = (
+            f"{package.name} was indexed under Unicode {indexed_under} and is read under "
+            f"{unicodedata.unidata_version}: characters assigned in between may not match"
+            if indexed_under and indexed_under != unicodedata.unidata_version
+            else None
+        )
         stats = package.meta.get("lexical") or {}
         self.passages = int(stats.get("passages", 0))
         self.mean_tokens = float(stats.get("mean_passage_tokens", 0.0))

@@ -122,7 +122,7 @@ def search(
     if not any(a.plan.groups for a in asked) and not exprs:
         raise QueryError("the question has no words to search for (only punctuation or symbols)")
     w = weights([a.plan for a in asked])  # over every package, so that scores compare
-    notes: list[str] = []
+    notes: list[str] = [n for a in asked if (n := a.plan.engine.unicode_note)]
 
     lexical, expression_found = ([], False)
     if mode != "semantic":

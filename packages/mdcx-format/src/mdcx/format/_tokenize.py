@@ -68,8 +68,9 @@ _UNSPACED_BLOCKS = (
     (0xF900, 0xFAFF),  # CJK compatibility ideographs
     (0x16FE0, 0x16FFF),  # ideographic symbols
     (0x1AFF0, 0x1B16F),  # kana extended and supplement
-    (0x20000, 0x323AF),  # CJK extensions B-H and compatibility supplement
+    (0x20000, 0x323AF),  # CJK extensions B-I and compatibility supplement
 )
+_IDEOGRAPH_PLANES = _UNSPACED_BLOCKS[-1]
 
 # Removed before cutting: they shape text but do not separate words.
 _INVISIBLE = {0x00AD: None, 0x0640: None, 0x200C: None, 0x200D: None, 0x2060: None, 0xFEFF: None}
@@ -112,7 +113,10 @@ def _tables() -> _Tables:
         elif cat == "Nd" and cp > 0x7F:
             digits[cp] = str(unicodedata.decimal(chr(cp)))
     mark_class = _ranges_class(_collapse(marks))
-    word = re.compile(rf"(?:[^\W_]|[{mark_class}])+")
+    # Ideographs of planes 2 and 3 are letters whatever this Python's Unicode
+    # database says: extensions H and I (Unicode 15, 15.1) are unassigned in
+    # Python 3.11's, and would otherwise vanish from text and questions alike.
+    word = re.compile(rf"(?:[^\W_]|[{mark_class}]|[{_ranges_class([_IDEOGRAPH_PLANES])}])+")
     unspaced_class = _ranges_class(list(_UNSPACED_BLOCKS))
     unspaced = re.compile(f"[{unspaced_class}]")
     unspaced_run = re.compile(f"((?:[{unspaced_class}][{mark_class}]*)+)")
