@@ -431,3 +431,25 @@ def test_unknown_terms_are_reported_per_package(tmp_path: Path) -> None:
         "a.mdcx": ["gamma"],
         "b.mdcx": ["alpha"],
     }
+
+
+def test_a_document_answering_in_several_passages_outranks_one_stronger_mention(tmp_path: Path) -> None:
+    filler = "The canteen menu lists soup and bread for the week ahead."
+    src = tmp_path / "src"
+    write(src, "once.md", f"# Note\n\nCentrifugal pump priming for the centrifugal pump.\n\n{filler}\n")
+    sections = (
+        "## Start\n\nCentrifugal pump priming comes first.",
+        "## Service\n\nAfter service, repeat the centrifugal pump priming.",
+        "## Storage\n\nBefore storage, drain; priming the centrifugal pump again later.",
+    )
+    write(src, "manual.md", "# Manual\n\n" + "\n\n".join(f"{s} {filler}" for s in sections) + "\n")
+    for i in range(5):
+        write(src, f"other{i}.md", f"# Other {i}\n\n{filler}\n")
+    target = tmp_path / "p.mdcx"
+    pack(src, target, KEY, PackOptions(kdf=FAST_KDF))
+    with Package(target, KEY) as pkg:
+        result = search([pkg], "centrifugal pump priming", mode="lexical")
+    manual, once = result.documents[0], result.documents[1]
+    assert (manual.document, once.document) == ("@/manual.md", "@/once.md")
+    # the single mention is the strongest passage of all; three answering passages still win
+    assert once.passages[0].score > manual.passages[0].score and len(manual.passages) == 3

@@ -73,3 +73,16 @@ def test_query_terms_mark_single_units_for_expansion() -> None:
 def test_same_function_for_index_and_query() -> None:
     text = "Résumé: 東京 5G İstanbul"
     assert [t for t, _ in query_terms(text) if not _] == [t for t in tokenize(text) if t != "京"]
+
+
+def test_a_question_is_cut_into_terms_its_own_text_was_indexed_under() -> None:
+    # tokenize() cuts what is indexed, query_terms() what is asked: over every
+    # language and script of the mixed corpus, a question that repeats a text
+    # must ask only for terms that text was indexed under.
+    from helpers.four_subjects import LANGUAGES
+
+    for language, (_script, subjects) in LANGUAGES.items():
+        for text, question in subjects.values():
+            for sample in (text, question):
+                asked = {term for term, _expand in query_terms(sample)}
+                assert asked <= set(tokenize(sample)), (language, sample, asked - set(tokenize(sample)))
