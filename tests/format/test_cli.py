@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -114,18 +115,17 @@ def test_search_text_and_json(packed: Path) -> None:
     data = json.loads(mdcx("search", str(packed), "centrifugal pump", "--json", "--limit", "1").stdout)
     assert data["documents"][0]["document"] == "@/guide/pumps.md"
     assert data["documents"][0]["passages"][0]["page"] == 7
-    assert {
-        "query",
-        "mode",
-        "answerable",
-        "warning",
-        "coverage",
-        "answerable_at",
-        "unknown_terms",
-        "read_as",
-        "prefer_applied",
-        "documents",
-    } <= set(data)
+    # the fields are exactly those the README documents, at every level
+    documented = _readme_json_example()
+    assert set(data) == set(documented)
+    assert set(data["documents"][0]) == set(documented["documents"][0])
+    assert set(data["documents"][0]["passages"][0]) == set(documented["documents"][0]["passages"][0])
+
+
+def _readme_json_example() -> dict:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("`--json` prints a stable object", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    return json.loads(block)
 
 
 def test_keys_from_file_stdin_and_flag(packed: Path, tmp_path: Path) -> None:
@@ -320,3 +320,55 @@ def test_killed_pack_leaves_no_half_written_target(tmp_path: Path, sig: int) -> 
     else:
         assert "Traceback" not in err.decode()
     assert leftovers == []
+
+
+def test_retrieval_commands_and_options_end_to_end(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    write(
+        src,
+        "received/2019-memo.md",
+        "---\ndate: 2019-01-10\n---\n# Memo\n\nThe modern pump station opened.\n",
+    )
+    write(
+        src,
+        "received/2024-memo.md",
+        "---\ndate: 2024-01-10\n---\n# Memo\n\nThe modern pump station opened.\n",
+    )
+    write(src, "sent/reply.md", "# Reply\n\nThanks for the note on the pump station; x|y(y+z) holds.\n")
+    target = tmp_path / "c.mdcx"
+    packed = mdcx(
+        "pack", "--output", str(src), "--target", str(target), "--expressions", "--quotes", "boundary",
+        "--focus", "when did the pump station open",
+    )  # fmt: skip
+    assert packed.returncode == 0, packed.stderr
+    info = json.loads(mdcx("info", str(target), "--json", key=None).stdout)
+    assert info["header"]["language"] == "en" and info["header"]["quotes"] == "boundary"
+    shown = mdcx("info", str(target), key=None).stdout
+    assert re.search(r"language\s+en \(", shown) and "(focus)" in shown
+
+    def found(*args: str) -> dict:
+        proc = mdcx("search", str(target), *args, "--json")
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    recent = found("modern pump station", "--prefer", "recent", "--mode", "lexical")
+    assert recent["prefer_applied"] is True and recent["mode"] == "lexical"
+    assert recent["documents"][0]["document"] == "@/received/2024-memo.md"
+    assert {d["document"] for d in found("pump station", "--only", "sent")["documents"]} == {
+        "@/sent/reply.md"
+    }
+    assert [d["document"] for d in found("x|y(y+z)")["documents"]] == ["@/sent/reply.md"]
+    assert not found("x|y(y-z)")["documents"]  # one sign different: another expression
+
+    # an OCR-misread question ("rnodern") is read through shapes once the package has them
+    assert not found("rnodern")["documents"]
+    assert mdcx("shapes", str(target)).returncode == 0
+    misread = found("rnodern")
+    assert misread["documents"] and misread["read_as"] == {"c.mdcx": {"rnodern": "modern"}}
+
+    calibrated = mdcx("calibrate", str(target), "--question", "when did the pump station open", "--json")
+    assert calibrated.returncode == 0, calibrated.stderr
+    assert json.loads(calibrated.stdout)["calibration"]["source"] == "focus-after"
+    vocabulary = mdcx("vocabulary", str(target), "--unknown", "pump zeppelin", "--json")
+    assert vocabulary.returncode == 0, vocabulary.stderr
+    assert "zeppelin" in vocabulary.stdout and "pump" in vocabulary.stdout
