@@ -453,3 +453,37 @@ def test_a_document_answering_in_several_passages_outranks_one_stronger_mention(
     assert (manual.document, once.document) == ("@/manual.md", "@/once.md")
     # the single mention is the strongest passage of all; three answering passages still win
     assert once.passages[0].score > manual.passages[0].score and len(manual.passages) == 3
+
+
+def test_a_bounded_candidate_set_keeps_the_exhaustive_best(tmp_path: Path) -> None:
+    # Past the posting budget, frequent words only add their best postings and are
+    # looked up exactly for the strongest candidates: the best passages must stay.
+    import random
+
+    from mdcx.format._ranking import plan, weights
+
+    rng = random.Random(7)
+    common = ["valve", "pressure", "pump", "flow", "pipe", "seal", "gauge", "tank", "motor", "filter"]
+    rare = [f"part{i}" for i in range(40)]
+    docs = {
+        f"d{i:03}.md": " ".join(rng.choice(common) for _ in range(60)) + " " + " ".join(rng.sample(rare, 2))
+        for i in range(300)
+    }
+    target = _pack(tmp_path, "bounded", docs)
+    with Package(target, KEY) as pkg:
+        engine = pkg.engine()
+        overlaps = []
+        for k in range(12):
+            question = f"{common[k % 10]} {common[(k + 3) % 10]} {common[(k + 6) % 10]} {rare[k]}"
+            p = plan(engine, question)
+            w = weights([p])
+            term_weights = {m: w.terms[t] for t, members in p.groups for m in members}
+            assert sum(m.df for m in term_weights) > 200  # the budget below is really exceeded
+            full = engine.score(term_weights, budget=10**9)
+            bounded = engine.score(term_weights, budget=200)
+            best_full = sorted(full, key=full.get, reverse=True)[:10]
+            best_bounded = sorted(bounded, key=bounded.get, reverse=True)[:10]
+            assert best_bounded[0] == best_full[0], question
+            assert all(bounded[pid] == pytest.approx(full[pid]) for pid in best_bounded)  # exact scores
+            overlaps.append(len(set(best_full) & set(best_bounded)) / 10)
+    assert sum(overlaps) / len(overlaps) >= 0.9, overlaps
