@@ -43,3 +43,25 @@ def test_eval_prints_the_measures_of_a_real_package(tmp_path: Path) -> None:
     assert "tiny: 3 documents, 4 queries" in done.stdout
     # q1 and q2 first (1 each), q3 misses d2 entirely, q4 has no words: MRR = 2/4
     assert "MRR 0.500" in done.stdout, done.stdout
+
+
+def _eval_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mdcx_eval", ROOT / "tools" / "eval" / "__main__.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_agreement_keeps_the_ranks_of_items_most_languages_miss() -> None:
+    agreement = _eval_module().agreement
+    per_language = {
+        "a": {"q1": 1.0, "q2": 0.5, "q3": 0.25},
+        "b": {"q1": 0.5, "q2": 1.0, "q3": 0.5},
+        "c": {"q1": 1.0, "q2": 1.0, "q3": 1.0},
+    }
+    hard, ceiling = agreement(per_language)
+    # q3 is first in one language of three: hard, its ranks kept; q1 and q2 count as first everywhere
+    assert hard == ["q3"]
+    assert abs(ceiling - ((2 + 0.25) / 3 + (2 + 0.5) / 3 + 3 / 3) / 3) < 1e-12
