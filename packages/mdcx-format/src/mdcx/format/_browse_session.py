@@ -22,6 +22,7 @@ from pathlib import Path
 from ._card import card
 from ._errors import DecryptionError, InputError, MdcxError, PassphraseError
 from ._highlight import PLAIN, Highlighter
+from ._lexical import prefix_letters
 from ._markdown import Block, render, render_html
 from ._reader import DocumentInfo, Header, Package, body_intact, read_header
 
@@ -254,8 +255,13 @@ class Session:
         searched = time.perf_counter()
         data = result.to_json()
         spellings = [found for by_pkg in result.read_as.values() for found in by_pkg.values()]
-        marks = Highlighter(question, spellings)
+        by_name = {self.names[i]: p for i, p in opened}
+        marks_by_rule: dict[int, Highlighter] = {}  # packages may match variants by different rules
         for doc in data["documents"]:
+            rule = prefix_letters(by_name[doc["package"]])
+            marks = marks_by_rule.get(rule) or marks_by_rule.setdefault(
+                rule, Highlighter(question, spellings, rule)
+            )
             for p in doc["passages"]:
                 p["html"] = render_html(p["text"], marks)
                 p["citation"] = citation(
@@ -280,7 +286,7 @@ class Session:
             found = _passage_range(pkg, info, doc.text, passage)
             if found is not None:
                 hit, row = found[:2], found[2]
-        marks = Highlighter(question) if question.strip() else PLAIN
+        marks = Highlighter(question, prefix_letters=prefix_letters(pkg)) if question.strip() else PLAIN
         article, page = _reading_html(render(doc.text, marks), hit)
         return {
             "package": package,

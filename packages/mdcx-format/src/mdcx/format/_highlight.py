@@ -15,19 +15,25 @@ import html
 import re
 from collections.abc import Iterable
 
-from ._lexical import PREFIX_LETTERS
+from ._index import PREFIX_LETTERS
 from ._tokenize import _tables, is_unspaced, is_word, query_terms, tokenize
 
 
 class Highlighter:
     """Escapes text for HTML and wraps the words a question matched in ``<mark>``."""
 
-    def __init__(self, question: str = "", also: Iterable[str] = ()) -> None:
+    def __init__(
+        self, question: str = "", also: Iterable[str] = (), prefix_letters: int = PREFIX_LETTERS
+    ) -> None:
+        """``prefix_letters`` is the package's rule for variants (``prefix_letters(package)``; 0: none)."""
         terms = [t for t, _expand in query_terms(question)] if question else []
         terms += [t for word in also for t in tokenize(word)]
         self.terms = frozenset(terms)
-        self.prefixes = frozenset(
-            t[:PREFIX_LETTERS] for t in self.terms if len(t) >= PREFIX_LETTERS and is_word(t)
+        self._letters = prefix_letters
+        self.prefixes = (
+            frozenset(t[:prefix_letters] for t in self.terms if len(t) >= prefix_letters and is_word(t))
+            if prefix_letters
+            else frozenset()
         )
         self._seen: dict[str, str | None] = {}  # words repeat: classify each spelling once
         # ASCII text (most text) is searched for the candidate words at C speed.
@@ -54,7 +60,7 @@ class Highlighter:
         if any(t in self.terms for t in found):
             return "hit"
         if self.prefixes and any(
-            len(t) >= PREFIX_LETTERS and t[:PREFIX_LETTERS] in self.prefixes for t in found
+            len(t) >= self._letters and t[: self._letters] in self.prefixes for t in found
         ):
             return "variant"
         return None

@@ -39,6 +39,7 @@ B = 0.75
 TOP_MIN_DF = 4096  # terms in more passages than this get a top list
 TOP_SIZE = 1024
 PREFIX_LETTERS = 5  # query words match words sharing their first five letters (see _lexical)
+MIN_PREFIX_LETTERS, MAX_PREFIX_LETTERS = 3, 12  # shorter prefixes would group unrelated words
 BUCKETS_PER_MEAN = 32  # passage length quantised to 1/32 of the mean
 _SPILL_TOKENS = 8_000_000
 _LITTLE = sys.byteorder == "little"
@@ -120,8 +121,9 @@ def _collapse(repeated: array.array) -> tuple[array.array, bytes]:
 
 
 class IndexBuilder:
-    def __init__(self, scratch: Path):
+    def __init__(self, scratch: Path, prefix_letters: int = PREFIX_LETTERS):
         self._scratch = scratch
+        self._prefix_letters = prefix_letters
         self._spill: apsw.Connection | None = None
         self._spills = 0
         self._postings: dict[str, array.array] = {}
@@ -229,7 +231,7 @@ class IndexBuilder:
             "b": B,
             "buckets_per_mean": BUCKETS_PER_MEAN,
             "top_min_df": TOP_MIN_DF,
-            "prefix_letters": PREFIX_LETTERS,
+            "prefix_letters": self._prefix_letters,
         }
 
     def close(self) -> None:

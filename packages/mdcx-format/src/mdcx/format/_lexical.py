@@ -26,11 +26,12 @@ from ._index import BUCKETS_PER_MEAN, K1, B, decode_ids, le_array, tf_factors
 
 POSTING_BUDGET = 10_000
 PROBE_CANDIDATES = 1_000
-# Morphology without a language-specific stemmer: a word of five letters or
-# more also matches, as one pseudo-term, every word that starts with its first
-# five letters (measured on NTREX in 36 languages and on Cranfield; see
-# docs/architecture.md).  A prefix too common to afford is left out.
-PREFIX_LETTERS = 5
+# Morphology without a language-specific stemmer: a word of PREFIX_LETTERS
+# (five) letters or more also matches, as one pseudo-term, every word that
+# starts with its first five letters (measured on NTREX in 38 languages and on
+# Cranfield; see docs/architecture.md).  The number is the package's own
+# (``PackOptions.prefix_letters``, 0 for none).  A prefix too common to afford
+# is left out.
 PREFIX_MAX_TERMS = 300
 PREFIX_MAX_POSTINGS = 30_000
 _DECODED_CACHE_BYTES = 16 * 1024 * 1024
@@ -88,7 +89,7 @@ class Lexicon:
                 f"{package.name} quantises passage lengths in a way this reader does not know"
             )
         self._factors = tf_factors(float(stats.get("k1", K1)), float(stats.get("b", B)))
-        self._prefix_letters = int(stats.get("prefix_letters", 0))
+        self.prefix_letters = prefix_letters(package)
         layout = dict(package.execute("SELECT name, data FROM layout"))
         self._starts = le_array(layout.get("document_starts", b""))
         self._doc_ids = le_array(layout.get("document_ids", b""))
@@ -110,8 +111,8 @@ class Lexicon:
 
     def prefix_of(self, term: str) -> str | None:
         """The prefix a query word also matches by (see PREFIX_LETTERS), or None."""
-        if self._prefix_letters and len(term) >= self._prefix_letters and _tokenize.is_word(term):
-            return term[: self._prefix_letters]
+        if self.prefix_letters and len(term) >= self.prefix_letters and _tokenize.is_word(term):
+            return term[: self.prefix_letters]
         return None
 
     def lookup(self, terms: list[str]) -> dict[str, TermInfo]:
@@ -257,6 +258,13 @@ class Lexicon:
     def document_of(self, passage_id: int) -> int:
         """The id of the document holding ``passage_id``."""
         return self._doc_ids[bisect.bisect_right(self._starts, passage_id) - 1]
+
+
+def prefix_letters(package) -> int:
+    """How many first letters a package's query words match variants by (0: none; first generation: none)."""
+    if getattr(package, "kind", None) == "legacy":  # a package being built has no kind yet
+        return 0
+    return int((package.meta.get("lexical") or {}).get("prefix_letters", 0))
 
 
 def strongest(scores: dict[int, float], k: int) -> list[int]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from . import _crypto, _schema
 from ._compression import Compression
 from ._errors import InputError
+from ._index import MAX_PREFIX_LETTERS, MIN_PREFIX_LETTERS, PREFIX_LETTERS
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,17 @@ class PackOptions:
     model: str | None = None  # encoder (default: MDCX_MODEL, else mdcx-embed's default)
     reuse: Path | None = None  # an earlier package whose vectors serve unchanged passages
     workers: int | None = None
+    # Query words of this many letters or more also match the words sharing
+    # their first letters (morphology without a stemmer); 0 matches words
+    # only as written.  Recorded in the package, so a reader keeps the rule.
+    prefix_letters: int = PREFIX_LETTERS
 
     def __post_init__(self) -> None:
+        if self.prefix_letters != 0 and not MIN_PREFIX_LETTERS <= self.prefix_letters <= MAX_PREFIX_LETTERS:
+            raise InputError(
+                f"prefix letters must be 0 (words only as written) or {MIN_PREFIX_LETTERS} to "
+                f"{MAX_PREFIX_LETTERS}, not {self.prefix_letters}"
+            )
         if self.quotes not in ("document", "boundary"):
             raise InputError(f"--quotes must be document or boundary, not {self.quotes!r}")
         if self.block_size is not None and (

@@ -91,7 +91,7 @@ def weights(plans: Sequence[Plan]) -> Weights:
 
 def score(p: Plan, w: Weights) -> dict[int, float]:
     term_weights = {m: w.terms[t] for t, members in p.groups for m in members}
-    if not term_weights:
+    if not term_weights and not p.prefixes:  # a question known only by variants still ranks by them
         return {}
     return p.engine.score(term_weights, [(g, w.prefixes[g.prefix]) for g in p.prefixes])
 

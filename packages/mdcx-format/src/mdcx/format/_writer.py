@@ -110,7 +110,7 @@ class PackageWriter:
             )
             _schema.create(self._con)
             self._con.execute("BEGIN")
-            self._index = IndexBuilder(self._spill_path)
+            self._index = IndexBuilder(self._spill_path, self.options.prefix_letters)
         except BaseException:
             self._cleanup()
             raise
