@@ -134,6 +134,22 @@ def test_without_the_extra_the_run_says_so_once_and_keeps_the_text(tmp_path: Pat
     assert index["options"]["aligned_tables"] is False
 
 
+def test_with_neither_model_nor_layout_stage_pages_are_not_searched_for_such_tables(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from mdcx.convert import _layout, _pdf
+
+    if _layout.status(True, None).available:
+        pytest.skip("docling's layout models are on this machine: its stage would read such tables")
+    searched: list[int] = []
+    real = _pdf._aligned_blocks
+    monkeypatch.setattr(_pdf, "_aligned_blocks", lambda *a: searched.append(1) or real(*a))
+    (tmp_path / "in").mkdir()
+    aligned_table_pdf(tmp_path / "in" / "works.pdf")
+    convert(tmp_path / "in", tmp_path / "out", ConvertOptions(serial=True, aligned_tables=False))
+    assert searched == []  # nothing here could read what the search would find
+
+
 class _StandInLayout:
     """docling's layout stage where its models cannot be fetched: records what it is asked."""
 

@@ -294,6 +294,9 @@ class Run:
             _layout.check_formulas(layout)
         if self.options.docling and not layout.available:
             self.notice(layout.reason)
+            # Off for the run: with no layout stage (and no table model) a page
+            # need not even be searched for tables drawn without rules.
+            self.options = replace(self.options, docling=False)
         if self.options.aligned_tables and not tables.available:  # said once; such tables go to layout
             self.notice(tables.reason)
             self.options = replace(self.options, aligned_tables=False)
