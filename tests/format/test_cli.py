@@ -372,3 +372,20 @@ def test_retrieval_commands_and_options_end_to_end(tmp_path: Path) -> None:
     vocabulary = mdcx("vocabulary", str(target), "--unknown", "pump zeppelin", "--json")
     assert vocabulary.returncode == 0, vocabulary.stderr
     assert "zeppelin" in vocabulary.stdout and "pump" in vocabulary.stdout
+
+
+def test_prefix_letters_reach_the_package_and_a_bad_number_is_one_line(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    write(src, "a.md", "# Stations\n\nTwo pumping stations serve the valley.\n")
+    exact, bad = tmp_path / "exact.mdcx", tmp_path / "bad.mdcx"
+    packed = mdcx("pack", "--output", str(src), "--target", str(exact), "--prefix-letters", "0")
+    assert packed.returncode == 0, packed.stderr
+    from mdcx.format import Package
+
+    with Package(exact, KEY) as pkg:
+        assert pkg.meta["lexical"]["prefix_letters"] == 0
+    assert json.loads(mdcx("search", str(exact), "pumping stations", "--json").stdout)["documents"]
+    assert not json.loads(mdcx("search", str(exact), "station", "--json").stdout)["documents"]
+    refused = mdcx("pack", "--output", str(src), "--target", str(bad), "--prefix-letters", "2")
+    assert refused.returncode != 0 and not bad.exists()
+    assert refused.stderr.strip().count("\n") == 0 and "prefix letters must be 0" in refused.stderr

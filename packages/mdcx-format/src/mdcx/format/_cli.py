@@ -91,6 +91,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
         quotes=args.quotes,
         expressions=args.expressions,
         shapes=args.shapes,
+        **({} if args.prefix_letters is None else {"prefix_letters": args.prefix_letters}),
         focus=tuple(args.focus or ()),
         multilingual=args.multilingual,
         model=args.model,

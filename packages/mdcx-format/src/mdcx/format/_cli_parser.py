@@ -104,6 +104,13 @@ def parser() -> argparse.ArgumentParser:
         "--shapes", action="store_true", help="also index character shapes, to find OCR misreadings"
     )
     p.add_argument(
+        "--prefix-letters",
+        type=int,
+        metavar="N",
+        help="question words of N letters or more also match words sharing their first N "
+        "(default 5; 0: words only as written)",
+    )
+    p.add_argument(
         "--multilingual",
         action="store_true",
         help="also index meaning, across languages (needs mdcx-embed; the model: --model or MDCX_MODEL)",
