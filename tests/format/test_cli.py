@@ -288,7 +288,9 @@ def test_killed_pack_leaves_no_half_written_target(tmp_path: Path, sig: int) -> 
     out = tmp_path / "out"
     out.mkdir()
     target = out / "k.mdcx"
-    target.write_bytes(b"old version")
+    write(tmp_path / "old", "a.md", "the old version\n")
+    assert mdcx("pack", "--output", str(tmp_path / "old"), "--target", str(target)).returncode == 0
+    old_version = target.read_bytes()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MDCX_")}
     env["MDCX_KEY"] = KEY
     proc = subprocess.Popen(
@@ -307,7 +309,7 @@ def test_killed_pack_leaves_no_half_written_target(tmp_path: Path, sig: int) -> 
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0
-    assert target.read_bytes() == b"old version"
+    assert target.read_bytes() == old_version
     leftovers = [p.name for p in out.iterdir() if p.name != "k.mdcx"]
     if sig == signal.SIGKILL:
         # killed outright: no chance to clean up, but the next write in this folder does

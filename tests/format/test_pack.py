@@ -277,7 +277,8 @@ def test_failed_pack_leaves_nothing_and_keeps_old_target(
     collection: Path, tmp_path: Path, fast: PackOptions
 ) -> None:
     target = tmp_path / "c.mdcx"
-    target.write_bytes(b"previous version")
+    pack(collection, target, KEY, fast)
+    previous = target.read_bytes()
 
     class Boom(Exception):
         pass
@@ -288,7 +289,7 @@ def test_failed_pack_leaves_nothing_and_keeps_old_target(
 
     with pytest.raises(Boom):
         pack(collection, target, KEY, fast, progress=progress)
-    assert target.read_bytes() == b"previous version"
+    assert target.read_bytes() == previous
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.mdcx", "collection"]
 
 

@@ -29,6 +29,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import _tokenize
+from ._errors import InputError
 from ._lexical import strongest
 from ._ranking import coverage, plan, score, weights
 
@@ -96,6 +98,16 @@ def from_passages(engine, samples: Sequence[tuple[int, list[str]]], seed: int = 
     found.sort()
     p10 = found[int(0.1 * (len(found) - 1))]
     return Calibration(_clamp(min(DEFAULT, p10)), "passages", (), (p10, statistics.median(found)))
+
+
+def check_focus(questions: Sequence[str], option: str) -> None:
+    """Refuse a question without words: its coverage, 0, would set the floor threshold."""
+    for q in questions:
+        if not _tokenize.query_terms(q):
+            shown = q if len(q) <= 80 else q[:80] + "..."
+            raise InputError(
+                f"{option} {shown!r} has no words to calibrate from (only punctuation or symbols)"
+            )
 
 
 def from_focus(engine, questions: Sequence[str], source: str = "focus") -> Calibration:

@@ -41,6 +41,10 @@ def _signing_key(args: argparse.Namespace) -> SigningKey | None:
             raise SignatureError(
                 f"cannot read the signing key file {args.signing_key_file} ({exc.strerror or exc})"
             ) from None
+        except UnicodeDecodeError:
+            raise SignatureError(
+                f"the signing key file {args.signing_key_file} is not text; give the file `mdcx keygen` printed"
+            ) from None
         lines = [
             line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
         ]
@@ -51,6 +55,13 @@ def _signing_key(args: argparse.Namespace) -> SigningKey | None:
     if args.signing_key:
         return SigningKey.from_hex(args.signing_key)
     return None
+
+
+def _path(value: str, option: str) -> Path:
+    """A path argument; an empty one would silently mean the current folder."""
+    if not value.strip():
+        raise InputError(f"{option} is empty; give a path")
+    return Path(value)
 
 
 def _progress(enabled: bool) -> Callable[[int, str], None] | None:
@@ -101,7 +112,12 @@ def cmd_pack(args: argparse.Namespace) -> int:
     progress = _progress(not args.quiet and not args.json)
     encoding = _encode_progress(not args.quiet and not args.json)
     report = pack(
-        Path(args.output), Path(args.target), key, options, progress=progress, encode_progress=encoding
+        _path(args.output, "--output"),
+        _path(args.target, "--target"),
+        key,
+        options,
+        progress=progress,
+        encode_progress=encoding,
     )
     if progress:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
@@ -152,9 +168,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ._export import export
     from ._reader import Package
 
+    target = _path(args.target, "--target")
     (key,) = _keys(args, 1)
     with Package(args.file, key) as pkg:
-        report = export(pkg, args.target, overwrite=args.overwrite)
+        report = export(pkg, target, overwrite=args.overwrite)
     _emit(
         args,
         report.to_json(),

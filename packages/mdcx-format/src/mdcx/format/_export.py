@@ -30,6 +30,17 @@ def _destination(root: Path, portable_path: str) -> Path:
     return dest
 
 
+def _check_way(root: Path, dest: Path) -> None:
+    """Refuse a file whose place is a folder, or whose folder is a file, under ``root``."""
+    if dest.is_dir():
+        raise InputError(f"{dest} is a folder where export would write a file; export into an empty folder")
+    for folder in dest.parents:
+        if folder == root:
+            return
+        if folder.exists() and not folder.is_dir():
+            raise InputError(f"{folder} is a file where export needs a folder; export into an empty folder")
+
+
 def export(package: Package, target: str | Path, *, overwrite: bool = False) -> ExportReport:
     """Write every document and attachment of ``package`` under ``target``.
 
@@ -37,10 +48,14 @@ def export(package: Package, target: str | Path, *, overwrite: bool = False) -> 
     would replace an existing file (unless ``overwrite``).
     """
     root = Path(target)
+    if root.exists() and not root.is_dir():
+        raise InputError(f"{root} is a file; give a folder to export into")
     root.mkdir(parents=True, exist_ok=True)
     root = root.resolve()
     infos = list(package.documents())
     plan = [(info, _destination(root, info.path)) for info in infos]
+    for _, dest in plan:  # not even --overwrite puts a file where a folder is, or the reverse
+        _check_way(root, dest)
     if not overwrite:
         existing = [str(dest) for _, dest in plan if dest.exists()]
         if existing:
@@ -54,8 +69,12 @@ def export(package: Package, target: str | Path, *, overwrite: bool = False) -> 
         data = doc.text.encode(doc.encoding)
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(dest.name + ".mdcx-partial")
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, dest)
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, dest)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         written += len(data)
     return ExportReport(str(root), len(plan), written)

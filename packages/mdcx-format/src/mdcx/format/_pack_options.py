@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import _crypto, _schema
+from ._calibration import check_focus
 from ._compression import Compression
 from ._errors import InputError
 from ._index import MAX_PREFIX_LETTERS, MIN_PREFIX_LETTERS, PREFIX_LETTERS
@@ -47,5 +48,6 @@ class PackOptions:
             raise InputError(f"the block size must be a multiple of {_schema.PAGE_SIZE} up to 16 MiB")
         if any(not isinstance(q, str) or not q.strip() for q in self.focus):
             raise InputError("a --focus question is empty")
+        check_focus(self.focus, "--focus")
         if (self.reuse is not None or self.model is not None) and not self.multilingual:
             raise InputError("--reuse and --model only apply with --multilingual")

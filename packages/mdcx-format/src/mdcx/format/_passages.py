@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 TARGET_WEIGHT = 160  # about words; a passage closes once it would pass this
 LIMIT_WEIGHT = 320  # a single block above this is split
+_WINDOW = 4 * 6 * LIMIT_WEIGHT  # characters; any text this long weighs more than LIMIT_WEIGHT
 
 _PAGE_MARKER = re.compile(r"^[ \t]*<!--[ \t]*page:?[ \t]*(\d{1,7})[ \t]*-->[ \t]*\r?\n?$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*\r?\n?$")
@@ -131,9 +132,16 @@ def _segments(body: str, block: _Block) -> list[tuple[int, int]]:
         pieces.append((cut, b))
     bounded: list[tuple[int, int]] = []
     for a, b in pieces:  # a sentence without ends: cut by size
-        while _weight(text[a:b]) > LIMIT_WEIGHT:
-            step = a + max(1, (b - a) * TARGET_WEIGHT // _weight(text[a:b]))
-            space = _SPACE.search(text, step, b)
+        while True:
+            # Weigh a window, not all that is left: a long run without ends
+            # would be weighed again at every cut (quadratic).  A window this
+            # long is over the limit by its length alone, so the test is exact.
+            end = min(b, a + _WINDOW)
+            weight = _weight(text[a:end])
+            if weight <= LIMIT_WEIGHT:
+                break
+            step = a + max(1, (end - a) * TARGET_WEIGHT // weight)
+            space = _SPACE.search(text, step, end)
             cut = space.end() if space and space.end() < b else step
             bounded.append((a, cut))
             a = cut

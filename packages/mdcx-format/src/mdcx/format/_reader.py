@@ -150,6 +150,12 @@ class Document:
 
 
 _DOC_COLUMNS = "id, path, title, dated, dated_from, direction, attachment, passages, bytes"
+_LIKE_PATTERN_LIMIT = 50_000  # bytes: SQLite's default SQLITE_MAX_LIKE_PATTERN_LENGTH
+
+
+def _shown(name: str, width: int = 80) -> str:
+    """A document name for a message: quoted, and cut if very long."""
+    return repr(name) if len(name) <= width else repr(name[:width]) + f"... ({len(name):,} characters)"
 
 
 def _info(row: tuple) -> DocumentInfo:
@@ -277,6 +283,11 @@ class Package:
         wanted = name.strip()
         if not wanted:
             raise InputError("give a document name or portable path")
+        missing = InputError(f"{self.name} has no document named {_shown(name)}")
+        try:
+            wanted.encode("utf-8")
+        except UnicodeEncodeError:  # bytes no file name of a package can hold
+            raise missing from None
         candidates = []
         try:
             portable = PREFIX + relative_of(wanted)
@@ -284,20 +295,19 @@ class Package:
         except InputError:
             pass
         if not candidates:
+            suffix = "%/" + wanted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            if len(suffix.encode("utf-8")) > _LIKE_PATTERN_LIMIT:  # longer than any path
+                suffix = ""
             candidates = self.execute(
                 f"SELECT {_DOC_COLUMNS} FROM document WHERE path LIKE ? ESCAPE '\\' OR path = ? OR title = ?",
-                (
-                    "%/" + wanted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_"),
-                    "@/" + wanted,
-                    wanted,
-                ),
+                (suffix, "@/" + wanted, wanted),
             )
         if not candidates:
-            raise InputError(f"{self.name} has no document named {name!r}")
+            raise missing
         if len(candidates) > 1:
             paths = ", ".join(r[1] for r in candidates[:5])
             raise InputError(
-                f"{name!r} names several documents in {self.name} ({paths}); give the portable path"
+                f"{_shown(name)} names several documents in {self.name} ({paths}); give the portable path"
             )
         return _info(candidates[0])
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import apsw
 
 from . import _crypto, _schema
-from ._calibration import from_focus
+from ._calibration import check_focus, from_focus
 from ._compression import Compression
 from ._container import read_raw_header
 from ._errors import InputError, SignatureError
@@ -116,6 +116,7 @@ def calibrate(
     questions = [q.strip() for q in questions if q and q.strip()]
     if not questions:
         raise InputError("give at least one --question the package is meant to answer")
+    check_focus(questions, "--question")
 
     def change(con: apsw.Connection, name: str) -> dict:
         from ._lexical import Lexicon

@@ -13,10 +13,12 @@ overrules neither.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import _language
+from ._errors import InputError
 from ._reader import Package
 
 RULE = (
@@ -47,6 +49,9 @@ class Vocabulary:
 
 def vocabulary(package: Package, *, limit: int = 100) -> Vocabulary:
     """The size, rule and commonest terms of a package's lexical index."""
+    if limit < 0:
+        raise InputError(f"the number of terms to list must be 0 or more, not {limit}")
+    limit = min(limit, sys.maxsize)  # SQLite's LIMIT is a 64-bit integer
     if package.kind == "legacy":
         count = package.execute("SELECT count(*) FROM temp.mdcx_rows")[0][0] if package.engine() else 0
         top = package.execute("SELECT term, doc FROM temp.mdcx_rows ORDER BY doc DESC LIMIT ?", (limit,))

@@ -1,0 +1,147 @@
+"""The ``mdcx`` command given hostile input: one line, a non-zero exit, nothing lost."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers.format import write
+from mdcx.format._passages import cut_passages
+
+KEY = "hostile passphrase"
+
+
+def mdcx(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MDCX_")}
+    env["MDCX_KEY"] = KEY
+    return subprocess.run(
+        [sys.executable, "-m", "mdcx.format", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> str:
+    assert proc.returncode != 0, proc.stdout
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mdcx: error: "), proc.stderr
+    assert "internal error" not in lines[0], lines[0]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hostile")
+    write(root / "src", "pumps.md", "# Pumps\n\nPrime the centrifugal pump before use.\n")
+    write(root / "src", "guide/valves.md", "# Valves\n\nClose the valve slowly.\n")
+    target = root / "p.mdcx"
+    assert mdcx("pack", "--quiet", "--output", str(root / "src"), "--target", str(target)).returncode == 0
+    return target
+
+
+def test_pack_never_replaces_a_file_that_is_not_a_package(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    write(src, "a.md", "# A\n\nThe only copy of this text.\n")
+    source = src / "a.md"
+    before = source.read_bytes()
+    # The target is the one source file, or a source file of the folder packed: both kept.
+    one_line_error(mdcx("pack", "--output", str(source), "--target", str(source)), "not an .mdcx package")
+    one_line_error(mdcx("pack", "--output", str(src), "--target", str(source)), "not an .mdcx package")
+    assert source.read_bytes() == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me\n")
+    one_line_error(mdcx("pack", "--output", str(src), "--target", str(notes)), "will not replace")
+    assert notes.read_text() == "keep me\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "src"]  # no temporaries
+    # An earlier package, or an empty file, is replaced as before.
+    target = tmp_path / "t.mdcx"
+    target.touch()
+    for _ in range(2):
+        assert mdcx("pack", "--quiet", "--output", str(src), "--target", str(target)).returncode == 0
+    assert target.read_bytes().startswith(b"MDCX")
+
+
+def test_empty_path_arguments_are_refused_not_taken_for_the_current_folder(
+    packed: Path, tmp_path: Path
+) -> None:
+    write(tmp_path, "here.md", "a file in the current folder\n")
+    one_line_error(mdcx("pack", "--output", "", "--target", "x.mdcx", cwd=tmp_path), "--output is empty")
+    one_line_error(mdcx("export", str(packed), "--target", "", cwd=tmp_path), "--target is empty")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here.md"]
+
+
+def test_export_onto_a_file_or_a_folder_in_the_way(packed: Path, tmp_path: Path) -> None:
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    one_line_error(mdcx("export", str(packed), "--target", str(a_file)), "is a file")
+    # A folder where a file goes: refused before anything is written, even with --overwrite.
+    target = tmp_path / "out"
+    (target / "pumps.md").mkdir(parents=True)
+    one_line_error(mdcx("export", str(packed), "--target", str(target), "--overwrite"), "is a folder")
+    assert sorted(p.name for p in target.iterdir()) == ["pumps.md"]
+    # A file where a folder goes.
+    other = tmp_path / "other"
+    write(other, "guide", "not a folder")
+    one_line_error(mdcx("export", str(packed), "--target", str(other), "--overwrite"), "needs a folder")
+    assert sorted(p.name for p in other.iterdir()) == ["guide"]
+
+
+def test_document_names_that_cannot_exist(packed: Path) -> None:
+    line = one_line_error(mdcx("document", str(packed), "x" * 60_000), "no document named")
+    assert len(line) < 300
+    name = os.fsdecode(b"pu\xffmps.md")  # bytes of a non-UTF-8 console
+    one_line_error(mdcx("document", str(packed), name), "no document named")
+    assert mdcx("document", str(packed), "PUMPS.md").stdout.startswith("# Pumps")
+
+
+def test_vocabulary_limits(packed: Path) -> None:
+    one_line_error(mdcx("vocabulary", str(packed), "--limit", "-3"), "0 or more")
+    proc = mdcx("vocabulary", str(packed), "--limit", str(10**30))
+    assert proc.returncode == 0 and "centrifugal" in proc.stdout, proc.stderr
+
+
+def test_a_focus_question_without_words_is_refused(packed: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "c.mdcx"
+    copy.write_bytes(packed.read_bytes())
+    one_line_error(mdcx("calibrate", str(copy), "--question", "?!"), "no words")
+    assert copy.read_bytes() == packed.read_bytes()
+    src = tmp_path / "src"
+    write(src, "a.md", "text\n")
+    target = tmp_path / "f.mdcx"
+    one_line_error(mdcx("pack", "--output", str(src), "--target", str(target), "--focus", "..."), "no words")
+    assert not target.exists()
+
+
+def test_a_signing_key_file_that_is_not_text(packed: Path, tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    write(src, "a.md", "text\n")
+    proc = mdcx(
+        "pack", "--output", str(src), "--target", str(tmp_path / "s.mdcx"), "--signing-key-file", str(packed)
+    )
+    one_line_error(proc, "not text")
+
+
+def test_a_long_line_without_ends_is_cut_in_linear_time() -> None:
+    def seconds(words: int) -> float:
+        body = "word " * words
+        start = time.perf_counter()
+        pieces = cut_passages(body)
+        elapsed = time.perf_counter() - start
+        assert "".join(body[p.start : p.end] for p in pieces) == body
+        return elapsed
+
+    small, large = seconds(50_000), seconds(400_000)
+    assert large < 20 * max(small, 0.01)  # eight times the text; quadratic was sixty times the time
+    body = "x" * 300_000  # no space at all: cut by size
+    pieces = cut_passages(body)
+    assert "".join(body[p.start : p.end] for p in pieces) == body
+    assert max(p.end - p.start for p in pieces) < 10_000
