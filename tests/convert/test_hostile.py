@@ -158,3 +158,27 @@ def test_zip_bomb_is_refused_before_any_engine(tmp_path: Path) -> None:
         zf.writestr("word/document.xml", b"\0" * (200 * 1024 * 1024))
     found = detect(bomb)
     assert found.format is None and "zip bomb" in found.reason
+
+
+def _convert_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mdcx.convert", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def test_empty_folders_and_impossible_shares_are_refused(tmp_path: Path) -> None:
+    src = tmp_path / "docs"
+    src.mkdir()
+    (src / "a.md").write_text("# A\n\nhello\n", encoding="utf-8")
+    work = tmp_path / "work"  # the current folder, which an empty path would have meant
+    work.mkdir()
+    for args, needle in (
+        (("--input", str(src), "--output", ""), "--output is empty"),
+        (("--input", "", "--output", str(tmp_path / "out")), "--input is empty"),
+        (("--input", str(src), "--output", str(tmp_path / "o"), "--threshold", "nan"), "--threshold"),
+        (("--input", str(src), "--output", str(tmp_path / "o"), "--threshold", "5"), "from 0 to 1"),
+    ):
+        done = _convert_cli(*args, "--serial", "--no-gpu", "--no-docling", cwd=work)
+        assert done.returncode != 0, done.stdout
+        assert "Traceback" not in done.stderr and needle in done.stderr.strip().splitlines()[-1], done.stderr
+    assert list(work.iterdir()) == [] and not (tmp_path / "out").exists() and not (tmp_path / "o").exists()

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from mdcx.format import MdcxError
 
+from ._errors import ConversionError
 from ._options import DEFAULT_SPLIT_THRESHOLD, DEFAULT_THRESHOLD, ConvertOptions
 from ._run import Progress, RunReport, convert
 from ._sourced import convert_source
@@ -45,6 +46,20 @@ def _seconds(value: str) -> float:
     if not n > 0:
         raise argparse.ArgumentTypeError("must be more than 0")
     return n
+
+
+def _share(value: str) -> float:
+    n = float(value)
+    if not 0 <= n <= 1:  # also refuses nan
+        raise argparse.ArgumentTypeError("must be a share from 0 to 1")
+    return n
+
+
+def _folder(value: str, option: str) -> Path:
+    """A folder argument; an empty one would silently mean the current folder."""
+    if not value.strip():
+        raise ConversionError(f"{option} is empty; give a folder")
+    return Path(value)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -120,7 +135,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--threshold",
-        type=float,
+        type=_share,
         default=DEFAULT_THRESHOLD,
         metavar="SHARE",
         help=f"coverage under which a document is listed with what it lost (default {DEFAULT_THRESHOLD})",
@@ -238,10 +253,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
     args = parser().parse_args(argv)
     try:
+        output = _folder(args.output, "--output")
         if args.source:
-            report = convert_source(args.source, Path(args.output), options_from(args), Reporter())
+            report = convert_source(args.source, output, options_from(args), Reporter())
         else:
-            report = convert(Path(args.input), Path(args.output), options_from(args), Reporter())
+            report = convert(_folder(args.input, "--input"), output, options_from(args), Reporter())
     except MdcxError as exc:
         _fail(str(exc))
         return EXIT_ERROR
