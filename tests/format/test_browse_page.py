@@ -304,7 +304,8 @@ def test_lock_again(watched: Watched, server: BrowseServer) -> None:
     page.click("#lock")
     page.wait_for_selector("#unlock:not([hidden])")
     # the badges are redrawn after the lock reply: wait for them rather than read them at once
-    page.wait_for_function("document.querySelectorAll('.badge.locked').length === 2")
+    # (a locator assertion: wait_for_function would evaluate a string, which the page's CSP forbids)
+    expect(page.locator(".badge.locked")).to_have_count(2)
     assert page.is_hidden("#search-view")
     assert server.session.unlocked_count() == 0
 
