@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers.browse import KEY, OTHER_KEY, build
+from helpers.command import run_mdcx
 
 # Python's webbrowser module runs $BROWSER (with %s for the address) before any
 # other browser: this one only writes down what it was asked to open.
@@ -27,14 +28,7 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def mdcx(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("MDCX_")}
-    return subprocess.run(
-        [sys.executable, "-m", "mdcx.format", *args],
-        capture_output=True,
-        text=True,
-        env={**clean, **(env or {})},
-        timeout=60,
-    )
+    return run_mdcx(*args, env=env, timeout=60)
 
 
 def one_line_error(proc: subprocess.CompletedProcess, needle: str) -> None:

@@ -12,31 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.command import run_mdcx
 from helpers.format import write
 
 KEY = "cli passphrase"
 
 
-def mdcx(
-    *args: str,
-    key: str | None = KEY,
-    stdin: str | None = None,
-    env: dict | None = None,
-    cwd: Path | None = None,
-):
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("MDCX_")}
-    if key is not None:
-        full_env["MDCX_KEY"] = key
-    full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "mdcx.format", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=full_env,
-        cwd=cwd,
-        timeout=300,
-    )
+def mdcx(*args: str, key: str | None = KEY, **options) -> subprocess.CompletedProcess:
+    return run_mdcx(*args, key=key, **options)
 
 
 def assert_one_line_error(proc, *needles: str) -> None:

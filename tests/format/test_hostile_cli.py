@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from helpers.command import run_mdcx
 from helpers.format import write
 from mdcx.format._passages import cut_passages
 
@@ -16,16 +16,7 @@ KEY = "hostile passphrase"
 
 
 def mdcx(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MDCX_")}
-    env["MDCX_KEY"] = KEY
-    return subprocess.run(
-        [sys.executable, "-m", "mdcx.format", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=300,
-    )
+    return run_mdcx(*args, key=KEY, cwd=cwd)
 
 
 def one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> str:
