@@ -15,13 +15,30 @@ from pathlib import Path
 
 from . import _crypto
 from ._compression import Compression
+from ._container import LEGACY_MAGIC
 from ._container_write import write_package
+from ._errors import InputError
 
 TEMP_MARK = ".mdcx-tmp"
 
 
 def temporary(folder: Path, target: Path, suffix: str) -> Path:
     return folder / f".{target.name}{TEMP_MARK}.{os.getpid()}.{secrets.token_hex(4)}.{suffix}"
+
+
+def refuse_to_replace(target: Path) -> None:
+    """Only an earlier package (or an empty file) may be replaced: never a source or other file."""
+    try:
+        with open(target, "rb") as fh:
+            start = fh.read(len(LEGACY_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"cannot check the existing {target} ({exc.strerror or exc})") from None
+    if start and start != LEGACY_MAGIC:
+        raise InputError(
+            f"{target} exists and is not an .mdcx package; pack will not replace it (choose another --target)"
+        )
 
 
 def _pid_alive(pid: int) -> bool:

@@ -23,7 +23,6 @@ import apsw
 
 from . import _crypto, _language, _schema, _tokenize
 from ._calibration import Calibration, from_focus, from_passages
-from ._container import LEGACY_MAGIC
 from ._dates import Dated, date_of, read_sidecar
 from ._errors import InputError, MdcxError
 from ._expressions import expressions
@@ -35,7 +34,7 @@ from ._pack_options import PackOptions
 from ._passages import cut_passages
 from ._paths import direction_of, relative_of
 from ._report import Contributor, PackReport
-from ._sealing import remove_stale_temporaries, seal, temporary
+from ._sealing import refuse_to_replace, remove_stale_temporaries, seal, temporary
 from ._version import generator
 
 LARGEST_SHARE_WARNING = 1 / 3
@@ -76,7 +75,7 @@ class PackageWriter:
             raise InputError(f"the folder {folder} for {self.target.name} does not exist")
         if self.target.is_dir():
             raise InputError(f"{self.target} is a folder; give a file name for the package")
-        _refuse_to_replace(self.target)
+        refuse_to_replace(self.target)
         self._folder = folder
         self._db_path = temporary(folder, self.target, "db")
         self._spill_path = temporary(folder, self.target, "spill")
@@ -452,21 +451,6 @@ class PackageWriter:
         if self._documents == 0:
             warnings.append("no indexed document was packed; searches will find nothing")
         return warnings
-
-
-def _refuse_to_replace(target: Path) -> None:
-    """Only an earlier package (or an empty file) may be replaced: never a source or other file."""
-    try:
-        with open(target, "rb") as fh:
-            start = fh.read(len(LEGACY_MAGIC))
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise InputError(f"cannot check the existing {target} ({exc.strerror or exc})") from None
-    if start and start != LEGACY_MAGIC:
-        raise InputError(
-            f"{target} exists and is not an .mdcx package; pack will not replace it (choose another --target)"
-        )
 
 
 def _first_heading(pieces) -> str | None:
