@@ -121,6 +121,16 @@ def test_a_signing_key_file_that_is_not_text(packed: Path, tmp_path: Path) -> No
     one_line_error(proc, "not text")
 
 
+def test_a_dates_file_that_is_a_folder(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    write(src, "a.md", "text\n")
+    (tmp_path / "dates").mkdir()
+    target = tmp_path / "d.mdcx"
+    proc = mdcx("pack", "--output", str(src), "--target", str(target), "--dates", str(tmp_path / "dates"))
+    one_line_error(proc, "is a folder")
+    assert not target.exists()
+
+
 def test_a_long_line_without_ends_is_cut_in_linear_time() -> None:
     def seconds(words: int) -> float:
         body = "word " * words

@@ -76,3 +76,13 @@ def test_signed_first_generation_verifies(tmp_path: Path) -> None:
     public = SigningKey(seed).public_key.hex()
     assert verify(target, public).ok
     assert not verify(target, SigningKey.generate().public_key.hex()).ok
+
+
+def test_a_name_no_document_can_have_is_one_short_line(legacy: Path) -> None:
+    from mdcx.format import InputError
+
+    with Package(legacy, "old secret") as pkg:
+        for name in ("x" * 100_000, "bad\udcffname", "../../etc/passwd"):
+            with pytest.raises(InputError, match="has no document named") as caught:
+                pkg.document(name)
+            assert len(str(caught.value)) < 200 and "\n" not in str(caught.value)

@@ -73,6 +73,10 @@ def read_sidecar(path: Path) -> dict[str, Dated]:
                 dates[rel] = Dated(date, provenance)
     except FileNotFoundError:
         raise InputError(f"the dates file {path} does not exist") from None
+    except IsADirectoryError:
+        raise InputError(f"the dates file {path} is a folder; give a CSV file of path,date rows") from None
+    except PermissionError:
+        raise InputError(f"the dates file {path} cannot be read (permission denied)") from None
     except (UnicodeDecodeError, csv.Error) as exc:
         raise InputError(f"the dates file {path.name} cannot be read as UTF-8 CSV ({exc})") from None
     return dates

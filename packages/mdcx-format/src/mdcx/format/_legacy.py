@@ -23,7 +23,7 @@ from ._compression import decompressor
 from ._container import RawHeader
 from ._errors import CorruptPackage, InputError, UnsupportedVersion
 from ._lexical import TermInfo
-from ._paths import PREFIX
+from ._paths import PREFIX, shown_name
 from ._schema import script
 
 if TYPE_CHECKING:
@@ -133,9 +133,9 @@ def legacy_find(pkg: Package, name: str) -> DocumentInfo:
         if wanted in (d.path, d.path[len(PREFIX) :], d.title) or d.path.endswith("/" + wanted)
     ]
     if not matches:
-        raise InputError(f"{pkg.name} has no document named {name!r}")
+        raise InputError(f"{pkg.name} has no document named {shown_name(name)}")
     if len(matches) > 1:
-        raise InputError(f"{name!r} names several documents in {pkg.name}; give the portable path")
+        raise InputError(f"{shown_name(name)} names several documents in {pkg.name}; give the portable path")
     return matches[0]
 
 

@@ -56,3 +56,8 @@ def direction_of(portable_path: str) -> str | None:
     """Correspondence: ``received`` or ``sent`` only from a top-level folder named exactly so."""
     top = top_folder(portable_path)
     return top if top in ("received", "sent") else None
+
+
+def shown_name(name: str, width: int = 80) -> str:
+    """A document name for a message: quoted, and cut if very long."""
+    return repr(name) if len(name) <= width else repr(name[:width]) + f"... ({len(name):,} characters)"

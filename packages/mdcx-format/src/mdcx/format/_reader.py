@@ -21,7 +21,7 @@ from ._container import DEFAULT_CACHE_BYTES, RawHeader, SealedBody, read_raw_hea
 from ._errors import CorruptPackage, InputError, MdcxError, UnsupportedVersion
 from ._frontmatter import split_front_matter
 from ._header import FORMAT_NAME, FORMAT_VERSION
-from ._paths import PREFIX, relative_of
+from ._paths import PREFIX, relative_of, shown_name
 
 
 @dataclass(frozen=True)
@@ -153,11 +153,6 @@ _DOC_COLUMNS = "id, path, title, dated, dated_from, direction, attachment, passa
 _LIKE_PATTERN_LIMIT = 50_000  # bytes: SQLite's default SQLITE_MAX_LIKE_PATTERN_LENGTH
 
 
-def _shown(name: str, width: int = 80) -> str:
-    """A document name for a message: quoted, and cut if very long."""
-    return repr(name) if len(name) <= width else repr(name[:width]) + f"... ({len(name):,} characters)"
-
-
 def _info(row: tuple) -> DocumentInfo:
     return DocumentInfo(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7], row[8])
 
@@ -283,7 +278,7 @@ class Package:
         wanted = name.strip()
         if not wanted:
             raise InputError("give a document name or portable path")
-        missing = InputError(f"{self.name} has no document named {_shown(name)}")
+        missing = InputError(f"{self.name} has no document named {shown_name(name)}")
         try:
             wanted.encode("utf-8")
         except UnicodeEncodeError:  # bytes no file name of a package can hold
@@ -307,7 +302,7 @@ class Package:
         if len(candidates) > 1:
             paths = ", ".join(r[1] for r in candidates[:5])
             raise InputError(
-                f"{_shown(name)} names several documents in {self.name} ({paths}); give the portable path"
+                f"{shown_name(name)} names several documents in {self.name} ({paths}); give the portable path"
             )
         return _info(candidates[0])
 
