@@ -146,3 +146,22 @@ def test_a_long_line_without_ends_is_cut_in_linear_time() -> None:
     pieces = cut_passages(body)
     assert "".join(body[p.start : p.end] for p in pieces) == body
     assert max(p.end - p.start for p in pieces) < 10_000
+
+
+def test_info_tells_a_truncated_package_from_an_altered_one(packed: Path, tmp_path: Path) -> None:
+    import json
+
+    whole = packed.read_bytes()
+    cases = {
+        "intact": whole,
+        "truncated": whole[: len(whole) * 2 // 3],
+        "altered": whole[:-200] + bytes([whole[-200] ^ 1]) + whole[-199:],
+    }
+    cases["appended"] = whole + b"extra"
+    for name, data in cases.items():
+        copy = tmp_path / f"{name}.mdcx"
+        copy.write_bytes(data)
+        shown = json.loads(mdcx("info", str(copy), "--json").stdout)
+        expected = "truncated" if name == "appended" else name
+        assert shown["integrity"] == expected and shown["intact"] is (expected == "intact"), name
+        assert expected.upper() in mdcx("info", str(copy)).stdout or expected == "intact"

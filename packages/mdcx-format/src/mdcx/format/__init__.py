@@ -34,7 +34,16 @@ from ._inputs import CONVERSION_FOLDER, RUN_INDEX, Skipped, SourceDocument
 from ._keys import keys_for, read_key_file
 from ._pack_options import PackOptions
 from ._passages import page_marker
-from ._reader import Document, DocumentInfo, Header, Package, body_intact, open_package, read_header
+from ._reader import (
+    Document,
+    DocumentInfo,
+    Header,
+    Package,
+    body_intact,
+    body_state,
+    open_package,
+    read_header,
+)
 from ._results import DocumentHit, PassageHit, SearchResult
 from ._rewrite import add_shapes, calibrate
 from ._search import display_text, search
@@ -84,6 +93,7 @@ __all__ = [
     "add_shapes",
     "assess",
     "body_intact",
+    "body_state",
     "calibrate",
     "display_text",
     "export",

@@ -126,19 +126,20 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from ._reader import body_intact, read_header
+    from ._reader import body_state, read_header
 
     header = read_header(args.file)
-    intact = body_intact(args.file)
+    state = body_state(args.file)
     data = {
         "path": header.path,
         "kind": header.kind,
         "file_bytes": header.file_bytes,
-        "intact": intact,
+        "intact": state == "intact",
+        "integrity": state,
         "signed": header.signed,
         "header": header.fields,
     }
-    _emit(args, data, _render.info(header, intact))
+    _emit(args, data, _render.info(header, state))
     return 0
 
 

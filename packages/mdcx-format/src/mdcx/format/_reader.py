@@ -56,13 +56,26 @@ def read_header(path: str | Path) -> Header:
 
 def body_intact(path: str | Path) -> bool:
     """Whether the encrypted body still hashes to the header's digest (no key needed)."""
+    return body_state(path) == "intact"
+
+
+def body_state(path: str | Path) -> str:
+    """``intact``, ``altered`` (the body hashes to another digest) or ``truncated``.
+
+    ``truncated``: the body's blocks do not add up to the file (bytes cut
+    off, or appended after the trailer).  First-generation packages can only
+    be told intact or altered.
+    """
     path = Path(path)
     raw = read_raw_header(path)
     if raw.kind == "legacy":
         from ._legacy import legacy_body_intact
 
-        return legacy_body_intact(path, raw)
-    return walk_digest(path, raw) == raw.header.get("body_digest")
+        return "intact" if legacy_body_intact(path, raw) else "altered"
+    digest = walk_digest(path, raw)
+    if digest is None:
+        return "truncated"
+    return "intact" if digest == raw.header.get("body_digest") else "altered"
 
 
 def kdf_of(header: dict) -> _crypto.KdfParams:

@@ -53,7 +53,15 @@ def pack_report(r: PackReport) -> str:
     return "\n".join(lines)
 
 
-def info(h: Header, intact: bool) -> str:
+_INTEGRITY = {
+    "intact": "intact",
+    "altered": "ALTERED: the body does not match its digest",
+    "truncated": "TRUNCATED: bytes are missing from the body, or were appended after it",
+}
+
+
+def info(h: Header, state: str) -> str:
+    """``state``: the body's integrity, as ``body_state`` tells it."""
     f = h.fields
     lines = [h.path]
     if h.kind == "legacy":
@@ -63,9 +71,7 @@ def info(h: Header, intact: bool) -> str:
         )
         lines.append(f"  documents    {f.get('documents', '?')}, passages {f.get('passages', '?')}")
         lines.append(f"  language     {f.get('language') or 'unknown'}")
-        lines.append(
-            f"  integrity    {'intact' if intact else 'ALTERED: the body does not match its digest'}"
-        )
+        lines.append(f"  integrity    {_INTEGRITY[state]}")
         lines.append(f"  compression  {f.get('compression') or 'lzma'}")
         return "\n".join(lines)
     lines.append(
@@ -76,7 +82,7 @@ def info(h: Header, intact: bool) -> str:
     n_att = f.get("attachments") or 0
     att = f" and {n_att:,} attachment{'s' if n_att != 1 else ''}" if n_att else ""
     lines.append(f"  documents    {f.get('documents', 0):,}{att}; {f.get('passages', 0):,} passages")
-    lines.append(f"  integrity    {'intact' if intact else 'ALTERED: the body does not match its digest'}")
+    lines.append(f"  integrity    {_INTEGRITY[state]}")
     dated = f.get("dated_documents") or [0, f.get("documents", 0)]
     span = f.get("dated_range")
     lines.append(
