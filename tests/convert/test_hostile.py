@@ -182,3 +182,23 @@ def test_empty_folders_and_impossible_shares_are_refused(tmp_path: Path) -> None
         assert done.returncode != 0, done.stdout
         assert "Traceback" not in done.stderr and needle in done.stderr.strip().splitlines()[-1], done.stderr
     assert list(work.iterdir()) == [] and not (tmp_path / "out").exists() and not (tmp_path / "o").exists()
+
+
+def test_a_ray_address_nothing_answers_at_fails_at_once(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    import socket
+    import time
+
+    src = tmp_path / "docs"
+    src.mkdir()
+    (src / "a.md").write_text("# A\n\nhello\n", encoding="utf-8")
+    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    started = time.monotonic()
+    done = _convert_cli(
+        "--input", str(src), "--output", str(tmp_path / "out"), "--ray", f"127.0.0.1:{port}", cwd=tmp_path
+    )
+    assert done.returncode != 0 and time.monotonic() - started < 60  # Ray alone retries for minutes
+    last = done.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in done.stderr and f"cannot reach the Ray cluster at 127.0.0.1:{port}" in last

@@ -9,6 +9,7 @@ system), as it is for a local Ray instance.
 
 from __future__ import annotations
 
+import socket
 import time
 from collections import deque
 from collections.abc import Iterable
@@ -30,6 +31,22 @@ class EngineActor:
         return convert_unit(unit, self.engines)
 
 
+def _reachable(address: str | None, seconds: float = 5.0) -> None:
+    """Fail at once on a ``host:port`` nothing answers at: Ray itself retries for minutes.
+
+    ``auto`` and ``local`` (and an address without a port) are left to Ray.
+    """
+    if not address or address in ("auto", "local"):
+        return
+    host, _, port = address.split("://", 1)[-1].rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except (OSError, ValueError) as exc:
+        raise ConversionError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}") from None
+
+
 def run_ray(units: Iterable[Unit], options: ConvertOptions, on_result: OnResult) -> str:
     try:
         import ray
@@ -38,6 +55,7 @@ def run_ray(units: Iterable[Unit], options: ConvertOptions, on_result: OnResult)
     started_here = False
     if not ray.is_initialized():
         address = options.ray
+        _reachable(address)
         try:
             if address == "local":
                 ray.init(num_cpus=options.max_cores, include_dashboard=False, log_to_driver=False)
