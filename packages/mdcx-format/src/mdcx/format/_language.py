@@ -211,11 +211,13 @@ def _script_of(ch: str) -> str | None:
 def scripts(text: str, *, limit: int = 4000) -> Counter[str]:
     """Letters per script (or per language, for single-language scripts), over a sample."""
     counts: Counter[str] = Counter()
-    for ch in text[:limit]:
+    # Count each distinct character once, then look its script up once: a
+    # text repeats few characters, and the block table is walked in Python.
+    for ch, n in Counter(text[:limit]).items():
         if ch.isalpha():
             script = _script_of(ch)
             if script:
-                counts[script] += 1
+                counts[script] += n
     return counts
 
 
