@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -165,3 +166,14 @@ def test_info_tells_a_truncated_package_from_an_altered_one(packed: Path, tmp_pa
         expected = "truncated" if name == "appended" else name
         assert shown["integrity"] == expected and shown["intact"] is (expected == "intact"), name
         assert expected.upper() in mdcx("info", str(copy)).stdout or expected == "intact"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="named pipes and /dev/zero are POSIX's")
+def test_a_named_pipe_or_a_device_is_not_waited_on(packed: Path, tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.mdcx"
+    os.mkfifo(pipe)  # nothing ever writes to it: opening it to read would wait for ever
+    one_line_error(run_mdcx("info", str(pipe), timeout=60), "pipe.mdcx: not a regular file")
+    one_line_error(run_mdcx("info", os.devnull, timeout=60), "not a regular file")
+    # A key file that never ends is read only so far.
+    endless = run_mdcx("search", str(packed), "pump", "--key-file", "/dev/zero", timeout=60)
+    one_line_error(endless, "the key file /dev/zero is larger than 1024 KB")

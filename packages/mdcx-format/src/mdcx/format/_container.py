@@ -24,6 +24,7 @@ from __future__ import annotations
 import array
 import hashlib
 import os
+import stat
 import struct
 import sys
 import threading
@@ -73,7 +74,11 @@ class RawHeader:
 
 def read_raw_header(path: Path) -> RawHeader:
     try:
-        size = path.stat().st_size
+        status = path.stat()
+        if not (stat.S_ISREG(status.st_mode) or stat.S_ISDIR(status.st_mode)):
+            # Reading a named pipe waits for a writer, a device may never end: neither can be a package.
+            raise NotAPackage(f"{path}: not a regular file (a pipe, device or socket), not an .mdcx package")
+        size = status.st_size
         with open(path, "rb") as fh:
             start = fh.read(_PREAMBLE.size)
             if start.startswith(MAGIC) and len(start) == _PREAMBLE.size:

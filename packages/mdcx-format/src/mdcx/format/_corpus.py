@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._errors import InputError, MdcxError
+from ._paths import shown_name
 from ._reader import Header, Package, read_header
 from ._results import SearchResult
 
@@ -89,7 +90,9 @@ class Corpus:
                 errors.append(str(exc))
                 continue
             return pkg, info.path
-        raise InputError(errors[0] if len(errors) == 1 else f"no package holds a document named {name!r}")
+        raise InputError(
+            errors[0] if len(errors) == 1 else f"no package holds a document named {shown_name(name)}"
+        )
 
     def status(self) -> list[PackageStatus]:
         out = []

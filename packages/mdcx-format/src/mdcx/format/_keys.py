@@ -18,16 +18,24 @@ from pathlib import Path
 
 from ._errors import PassphraseError
 
+MAX_KEY_FILE_BYTES = 1024 * 1024
+
 
 def read_key_file(path: str | Path) -> list[str]:
     """Passphrases, one per line (line ends removed, nothing else)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as fh:  # bounded: a device such as /dev/zero never ends
+            data = fh.read(MAX_KEY_FILE_BYTES + 1)
     except FileNotFoundError:
         raise PassphraseError(f"the key file {path} does not exist") from None
     except OSError as exc:
         raise PassphraseError(f"the key file {path} cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_KEY_FILE_BYTES:
+        raise PassphraseError(
+            f"the key file {path} is larger than {MAX_KEY_FILE_BYTES // 1024} KB; it should hold "
+            "only passphrases, one per line"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
