@@ -38,6 +38,7 @@ def decode(cursor: str, print_: str) -> int:
         ok = (
             data.get("v") == _VERSION
             and isinstance(offset, int)
+            and not isinstance(offset, bool)
             and offset >= 0
             and isinstance(data["q"], str)
         )

@@ -96,7 +96,8 @@ class IdleUnloader:
                     continue
                 remaining = self._last_used + self.seconds - self._clock()
                 if remaining > 0:
-                    self._cond.wait(remaining)
+                    # A wait longer than the platform's limit raises OverflowError: wait in steps.
+                    self._cond.wait(min(remaining, threading.TIMEOUT_MAX))
                     continue
                 # Holding the lock: no call can start until the release is done.
                 self._armed = False

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from mdcx.format import MdcxError
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from ._replies import dumps
 from ._schemas import DocumentPage, InfoReply, SearchReply
@@ -64,6 +64,9 @@ Offset = Annotated[
 ]
 
 
+ERROR_CHARS = 1_000  # a tool error's text; the library's messages are far shorter
+
+
 def _reply(data: dict) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=dumps(data))], structured_content=data)
 
@@ -72,7 +75,36 @@ def _call(work: Callable[[], dict]) -> CallToolResult:
     try:
         return _reply(work())
     except MdcxError as exc:
-        raise ToolError(str(exc)) from None
+        raise ToolError(_one_line(str(exc))) from None
+
+
+def _one_line(message: str) -> str:
+    """The first line of a message, cut to ``ERROR_CHARS``: a caller's long input never fills a reply."""
+    first = message.strip().splitlines()[0] if message.strip() else "failed"
+    return first if len(first) <= ERROR_CHARS else first[:ERROR_CHARS] + " …"
+
+
+def _invalid(exc: ValidationError) -> str:
+    """Arguments that do not fit a tool's schema, in one line: each field and what it needs, not the values."""
+    problems = []
+    for error in exc.errors()[:5]:
+        field = ".".join(str(part) for part in error["loc"]) or "arguments"
+        message = error["msg"]
+        problems.append(f"{field}: {message[:1].lower()}{message[1:]}")
+    return _one_line("invalid arguments: " + "; ".join(problems))
+
+
+class _Server(MCPServer):
+    """``MCPServer`` whose argument errors are one line (the SDK sends pydantic's multi-line report)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(f"Error executing tool {name}: {_invalid(cause)}") from cause
 
 
 def _instructions(service: Service) -> str:
@@ -102,7 +134,7 @@ def create_server(service: Service) -> MCPServer:
         finally:
             service.close()
 
-    server = MCPServer(
+    server = _Server(
         "mdcx",
         title="mdcx document collection",
         version=__version__,

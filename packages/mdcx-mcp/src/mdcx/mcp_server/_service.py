@@ -163,7 +163,8 @@ class Service:
         for i, name in enumerate(self.names):
             if package in (name, Path(name).stem):
                 return i
-        raise QueryError(f"no package is named {package!r}; this server serves {', '.join(self.names)}")
+        shown = repr(package) if len(package) <= 80 else f"{package[:80]!r}... ({len(package):,} characters)"
+        raise QueryError(f"no package is named {shown}; this server serves {', '.join(self.names)}")
 
     def _listing_mark(self, indices: list[int]) -> str:
         return _cursor.fingerprint("documents", *indices)
