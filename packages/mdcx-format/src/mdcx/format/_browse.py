@@ -51,6 +51,7 @@ LOOPBACK_NAMES = frozenset({"localhost", "localhost."})
 MAX_BODY = 64 * 1024
 TOKEN_HEADER = "X-Mdcx-Token"
 POLL_SECONDS = 0.1  # how soon a stop request is noticed
+REQUEST_SECONDS = 30.0  # a connection silent this long mid-request (or idle between requests) is closed
 
 STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -117,6 +118,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "mdcx-browse"
     sys_version = ""
     protocol_version = "HTTP/1.1"
+    timeout = REQUEST_SECONDS
 
     def log_message(self, format: str, *args: object) -> None:  # never log: bodies hold passphrases
         pass
@@ -124,8 +126,8 @@ class _Handler(BaseHTTPRequestHandler):
     # -- checks ---------------------------------------------------------------------------
 
     def _host_ok(self) -> bool:
-        value = self.headers.get("Host")
-        parsed = _split_host(value) if value else None
+        values = self.headers.get_all("Host") or []
+        parsed = _split_host(values[0]) if len(values) == 1 else None
         if parsed is None:
             return False
         host, port = parsed
@@ -220,16 +222,26 @@ class _Handler(BaseHTTPRequestHandler):
         if content_type != "application/json":
             self._refuse(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON")
             return
+        if "Transfer-Encoding" in self.headers:  # its body would be read as the next request
+            self._refuse(HTTPStatus.LENGTH_REQUIRED, "send the request with a Content-Length")
+            return
+        lengths = self.headers.get_all("Content-Length") or ["0"]
         try:
-            length = int(self.headers.get("Content-Length") or "0")
+            length = int(lengths[0]) if len(lengths) == 1 else -1  # two may disagree: neither is trusted
         except ValueError:
             length = -1
-        if not 0 <= length <= MAX_BODY:
+        if length < 0:
+            self._refuse(HTTPStatus.BAD_REQUEST, "send one Content-Length, a number of bytes")
+            return
+        if length > MAX_BODY:
             self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"requests are limited to {MAX_BODY} bytes")
             return
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except TimeoutError:
+            self._refuse(HTTPStatus.REQUEST_TIMEOUT, "the request's body did not arrive")
+            return
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):  # deep nesting: RecursionError
             self._refuse(HTTPStatus.BAD_REQUEST, "the request is not JSON")
             return
         if not isinstance(body, dict):
@@ -241,8 +253,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._refuse(HTTPStatus.FORBIDDEN, str(exc))
         except MdcxError as exc:
             self._refuse(HTTPStatus.BAD_REQUEST, str(exc))
-        except (TypeError, ValueError, KeyError) as exc:
+        except (TypeError, ValueError, KeyError, OverflowError) as exc:  # OverflowError: int(Infinity)
             self._refuse(HTTPStatus.BAD_REQUEST, f"malformed request ({type(exc).__name__})")
+        except (ConnectionError, TimeoutError):  # the client went away: nothing to answer
+            raise
         except Exception as exc:  # a bug: say so on the page rather than drop the connection
             self._refuse(
                 HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error ({type(exc).__name__}); please report it"
@@ -316,6 +330,16 @@ class _Server(ThreadingHTTPServer):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, _Handler)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that went away or went silent is not news; anything else is one line, not a traceback."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        try:
+            print(f"mdcx browse: error: a request failed ({type(exc).__name__})", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass
 
     def host_allowed(self, host: str) -> bool:
         """Loopback names always; with ``--host``, that name too and any address (DNS cannot rebind those)."""
