@@ -7,28 +7,21 @@ names, and skips with the reason when there is none.
 
 from __future__ import annotations
 
-import os
-import shutil
+import sys
+from pathlib import Path
 
 import pytest
 
-# Root in a container: no sandbox.  The network flags stop Chromium reaching
-# for Google's services, which these machines refuse.
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from chromium import FLAGS, MISSING, find
+
+__all__ = ["FLAGS", "chromium_path"]
 
 
 def chromium_path() -> str:
     """The Chromium to test with, or a skip that says how to get one."""
-    path = os.environ.get("MDCX_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    path = find()
     if not path:
-        pytest.skip("no Chromium: install Debian's (apt-get install chromium) or set MDCX_CHROMIUM")
+        pytest.skip(MISSING)
     return path

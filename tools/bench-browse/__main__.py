@@ -22,7 +22,6 @@ import argparse
 import os
 import random
 import re
-import shutil
 import signal
 import statistics
 import subprocess
@@ -30,20 +29,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import chromium
 from corpus import FUNCTION_WORDS, vocabulary
 
 KEY = "bench passphrase"  # tools/bench's
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 TARGET_MS = 100
 
 
@@ -124,7 +115,7 @@ def main() -> int:
     ap.add_argument("--documents", type=int, default=20_000)
     ap.add_argument("--queries", type=int, default=15, help="questions per kind")
     ap.add_argument("--delay", type=float, default=120, help="ms between keys when typing (default 120)")
-    ap.add_argument("--chromium", default=os.environ.get("MDCX_CHROMIUM") or shutil.which("chromium"))
+    ap.add_argument("--chromium", default=chromium.find())
     args = ap.parse_args()
 
     package = args.work / f"bench-{args.documents}-zstd.mdcx"
@@ -135,14 +126,14 @@ def main() -> int:
             f"`uv run python tools/bench --documents {args.documents}`"
         )
     if not args.chromium:
-        raise SystemExit("no Chromium: apt-get install chromium (or set MDCX_CHROMIUM)")
+        raise SystemExit(chromium.MISSING)
     from playwright.sync_api import sync_playwright
 
     sets = questions(folder, args.queries)
     proc, url = start_server(package)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=args.chromium, args=FLAGS)
+            browser = p.chromium.launch(executable_path=args.chromium, args=chromium.FLAGS)
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             page.goto(url)
             page.wait_for_selector("body[data-ready]", state="attached")

@@ -13,25 +13,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import chromium  # noqa: E402
+
 KEY = "demo"
 QUESTION = "which fog signal carried furthest"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 
 def run(*cmd: str) -> None:
@@ -42,10 +35,10 @@ def run(*cmd: str) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(prog="tools/browse-screenshots", description=__doc__)
     ap.add_argument("--target", type=Path, default=ROOT / "docs")
-    ap.add_argument("--chromium", default=os.environ.get("MDCX_CHROMIUM") or shutil.which("chromium"))
+    ap.add_argument("--chromium", default=chromium.find())
     args = ap.parse_args()
     if not args.chromium:
-        raise SystemExit("no Chromium: apt-get install chromium (or set MDCX_CHROMIUM)")
+        raise SystemExit(chromium.MISSING)
     from mdcx.format import generate_keypair
     from mdcx.format._browse import BrowseServer
     from playwright.sync_api import sync_playwright
@@ -67,7 +60,7 @@ def main() -> int:
             BrowseServer([work / "point-aven.mdcx", work / "notes.mdcx"]).start() as server,
             sync_playwright() as p,
         ):
-            browser = p.chromium.launch(executable_path=args.chromium, args=FLAGS)
+            browser = p.chromium.launch(executable_path=args.chromium, args=chromium.FLAGS)
             page = browser.new_page(viewport={"width": 1100, "height": 860})
             page.goto(server.url)
             page.wait_for_selector("body[data-ready]", state="attached")
