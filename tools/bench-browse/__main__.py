@@ -10,9 +10,9 @@ browser), unlocks it, asks a few questions to warm it, then types questions
 key by key and reads, from the page itself, the time from the input event of
 the last key to the frame after the results were drawn (two animation
 frames).  Questions are rare words, common words with function words, and
-quoted phrases, drawn like ``tools/bench``'s.  Printed: p50 / p95 per kind,
-typed at --delay ms per key and pasted whole (one input event), beside the
-target (100 ms warm).  This is a measurement, not a test; machines here are
+quoted phrases, drawn by ``tools/bench``'s own ``queries`` (another seed).
+Printed: p50 / p95 per kind, typed at --delay ms per key and pasted whole
+(one input event), beside the target (100 ms warm).  This is a measurement, not a test; machines here are
 shared and noisy.
 """
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import signal
 import statistics
@@ -32,34 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import chromium
-from corpus import FUNCTION_WORDS, vocabulary
+from corpus import queries
 
 KEY = "bench passphrase"  # tools/bench's
 TARGET_MS = 100
-
-
-def questions(folder: Path, count: int, seed: int = 11) -> dict[str, list[str]]:
-    rnd = random.Random(seed)
-    vocab = vocabulary()
-    rare = [f"{rnd.choice(vocab[3000:40000])} {rnd.choice(vocab[3000:40000])}" for _ in range(count)]
-    common = [
-        " ".join([*rnd.sample(FUNCTION_WORDS[:60], 3), rnd.choice(vocab[200:3000])]) for _ in range(count)
-    ]
-    files = sorted(folder.rglob("*.md"))
-    function = set(FUNCTION_WORDS)
-    phrases: list[str] = []
-    while len(phrases) < count:
-        paragraphs = rnd.choice(files).read_text(encoding="utf-8").split("\n\n")
-        words = [
-            w.strip(".,!?").lower()
-            for w in rnd.choice([p for p in paragraphs if p[:1].isalpha()] or ["x"]).split()
-        ]
-        if len(words) > 4:
-            at = rnd.randrange(len(words) - 3)
-            span = words[at : at + 2]
-            if span[0] not in function and span[-1] not in function and all(w.isalpha() for w in span):
-                phrases.append('"' + " ".join(span) + '"')
-    return {"rare": rare, "common": common, "phrase": phrases}
 
 
 def start_server(package: Path) -> tuple[subprocess.Popen, str]:
@@ -129,7 +104,7 @@ def main() -> int:
         raise SystemExit(chromium.MISSING)
     from playwright.sync_api import sync_playwright
 
-    sets = questions(folder, args.queries)
+    sets = queries(folder, args.queries, seed=11)
     proc, url = start_server(package)
     try:
         with sync_playwright() as p:

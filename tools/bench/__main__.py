@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import FUNCTION_WORDS, vocabulary, write_corpus
+from corpus import queries, write_corpus
 
 KEY = "bench passphrase"
 
@@ -80,34 +79,6 @@ def open_seconds(target: Path, repeat: int = 5) -> float:
         with Package(target, KEY):
             times.append(time.perf_counter() - t)
     return statistics.median(times)
-
-
-def queries(folder: Path, count: int, seed: int = 3) -> dict[str, list[str]]:
-    rnd = random.Random(seed)
-    vocab = vocabulary()
-    rare = [f"{rnd.choice(vocab[3000:40000])} {rnd.choice(vocab[3000:40000])}" for _ in range(count)]
-    common = [
-        " ".join([*rnd.sample(FUNCTION_WORDS[:60], 3), rnd.choice(vocab[200:3000])]) for _ in range(count)
-    ]
-    # Quoted phrases as people write them: two or three consecutive words of a
-    # real passage that begin and end with a content word ("storage
-    # temperature", "state of repair"), never with "of" or "the".
-    files = sorted(folder.rglob("*.md"))
-    function = set(FUNCTION_WORDS)
-    phrases: list[str] = []
-    while len(phrases) < count:
-        text = rnd.choice(files).read_text(encoding="utf-8").split("\n\n")
-        paragraph = rnd.choice([p for p in text if p and p[0].isalpha()] or ["x y z"])
-        words = [w.strip(".,!?").lower() for w in paragraph.split()]
-        for _ in range(20):
-            if len(words) < 4:
-                break
-            at, n = rnd.randrange(len(words) - 3), rnd.choice((2, 3))
-            span = words[at : at + n]
-            if span[0] not in function and span[-1] not in function:
-                phrases.append('"' + " ".join(span) + '"')
-                break
-    return {"rare": rare, "common": common, "phrase": phrases}
 
 
 def warm_latency(target: Path, sets: dict[str, list[str]]) -> dict[str, tuple[float, float]]:

@@ -231,3 +231,32 @@ def write_corpus(folder: Path, documents: int, words: int = 1000, seed: int = 1)
         (sub / f"doc{i:06d}.md").write_bytes(data)
         total += len(data)
     return total
+
+
+def queries(folder: Path, count: int, seed: int = 3) -> dict[str, list[str]]:
+    """``count`` questions of each kind over a written corpus: ``rare``, ``common`` and ``phrase``."""
+    rnd = random.Random(seed)
+    vocab = vocabulary()
+    rare = [f"{rnd.choice(vocab[3000:40000])} {rnd.choice(vocab[3000:40000])}" for _ in range(count)]
+    common = [
+        " ".join([*rnd.sample(FUNCTION_WORDS[:60], 3), rnd.choice(vocab[200:3000])]) for _ in range(count)
+    ]
+    # Quoted phrases as people write them: two or three consecutive words of a
+    # real passage that begin and end with a content word ("storage
+    # temperature", "state of repair"), never with "of" or "the".
+    files = sorted(folder.rglob("*.md"))
+    function = set(FUNCTION_WORDS)
+    phrases: list[str] = []
+    while len(phrases) < count:
+        text = rnd.choice(files).read_text(encoding="utf-8").split("\n\n")
+        paragraph = rnd.choice([p for p in text if p and p[0].isalpha()] or ["x y z"])
+        words = [w.strip(".,!?").lower() for w in paragraph.split()]
+        for _ in range(20):
+            if len(words) < 4:
+                break
+            at, n = rnd.randrange(len(words) - 3), rnd.choice((2, 3))
+            span = words[at : at + n]
+            if span[0] not in function and span[-1] not in function:
+                phrases.append('"' + " ".join(span) + '"')
+                break
+    return {"rare": rare, "common": common, "phrase": phrases}
