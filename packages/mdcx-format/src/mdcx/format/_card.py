@@ -16,7 +16,8 @@ def _count(n: object, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
 
-def _size(n: float) -> str:
+def size_text(n: float) -> str:
+    """Bytes for people: ``950 bytes``, ``1.2 MB`` (decimal units)."""
     for unit in ("bytes", "KB", "MB", "GB"):
         if n < 1000 or unit == "GB":
             return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
@@ -63,7 +64,7 @@ def signature_line(header: Header) -> str:
 def card(header: Header) -> list[tuple[str, str]]:
     """``(label, value)`` lines describing a package, from its header alone."""
     f = header.fields
-    rows: list[tuple[str, str]] = [("file", f"{Path(header.path).name}, {_size(header.file_bytes)}")]
+    rows: list[tuple[str, str]] = [("file", f"{Path(header.path).name}, {size_text(header.file_bytes)}")]
     if header.kind == "legacy":
         rows.append(("format", f"first-generation mdcx (version 1), created {f.get('created_utc', '?')}"))
         rows.append(("issuer", str(f.get("issuer") or "none given")))

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import textwrap
 
+from ._card import size_text as _size
 from ._reader import Header
 from ._search import SearchResult
 from ._signing import Verification
 from ._writer import PackReport
-
-
-def _size(n: float) -> str:
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1000 or unit == "GB":
-            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
-        n /= 1000
-    return f"{n:.1f} GB"
 
 
 def pack_report(r: PackReport) -> str:
